@@ -1,0 +1,134 @@
+package dev.pulseledger;
+
+import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.admin.AccountAdminRoutes;
+import dev.pulseledger.admin.KeyAdminRoutes;
+import dev.pulseledger.admin.PlanAdminRoutes;
+import dev.pulseledger.admin.ServiceAdminRoutes;
+import dev.pulseledger.config.Config;
+import dev.pulseledger.health.HealthRoutes;
+import dev.pulseledger.http.DirectErrors;
+import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.RequestFilter;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.keys.AdminKeys;
+import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.pulse.PulseFeed;
+import dev.pulseledger.pulse.PulseRoutes;
+import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.tokens.GroupCommitLedger;
+import dev.pulseledger.tokens.SpendBatchStore;
+import dev.pulseledger.tokens.SpendingQueries;
+import dev.pulseledger.tokens.TokenRoutes;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Wires one node together, in one place: database, stores, routes and the HTTP server. */
+public final class Application implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Application.class);
+    private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
+
+    private final Database database;
+    private final GroupCommitLedger ledger;
+    private final WebServer server;
+    private final RouteTable routes;
+
+    private Application(Database database, GroupCommitLedger ledger, WebServer server, RouteTable routes) {
+        this.database = database;
+        this.ledger = ledger;
+        this.server = server;
+        this.routes = routes;
+    }
+
+    /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
+    public static Application start(Config config, PrintStream console) {
+        Clock clock = Clock.systemUTC();
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(metrics);
+        new JvmGcMetrics().bindTo(metrics);
+        new JvmThreadMetrics().bindTo(metrics);
+        new ProcessorMetrics().bindTo(metrics);
+
+        Database database = Database.open(new Database.Settings(
+                config.databaseUrl(),
+                config.databasePoolSize(),
+                config.databaseConnectionTimeout(),
+                config.databaseStatementTimeout(),
+                config.databaseStartupTimeout()));
+        PlanStore plans = new PlanStore(database);
+        AccountStore accounts = new AccountStore(database);
+        KeyStore keys = new KeyStore(database);
+        ServiceStore services = new ServiceStore(database);
+        PulseFeed feed = new PulseFeed(services);
+        List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
+        Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
+        GroupCommitLedger ledger = new GroupCommitLedger(
+                new SpendBatchStore(database, clock),
+                new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT));
+        if (config.demo()) {
+            DemoSeed.seed(plans, accounts, keys, services, clock, console);
+        }
+
+        HttpRouting.Builder routing = HttpRouting.builder();
+        routing.addFilter(new RequestFilter(metrics));
+        ErrorHandlers.install(routing);
+        RouteTable routes = new RouteTable(routing);
+        new HealthRoutes(database, metrics).register(routes);
+        new PulseRoutes(authenticator, feed).register(routes);
+        new TokenRoutes(authenticator, ledger, new SpendingQueries(database), accounts, plans, metrics)
+                .register(routes);
+        new PlanAdminRoutes(authenticator, plans, clock).register(routes);
+        new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
+        new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
+        new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
+        routes.finish();
+
+        WebServer server = WebServer.builder()
+                .host(config.host())
+                .port(config.port())
+                .maxPayloadSize(Requests.MAX_BODY_BYTES)
+                .directHandlers(DirectErrors.handlers())
+                .shutdownHook(false)
+                .routing(routing)
+                .build()
+                .start();
+        LOG.info(
+                "Pulseledger listening on port {} with a {} database",
+                server.port(),
+                database.dialect().name().toLowerCase());
+        return new Application(database, ledger, server, routes);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** Every route this node serves, for the OpenAPI coverage test. */
+    public List<RouteTable.Route> routes() {
+        return routes.routes();
+    }
+
+    /** Stops taking requests, lets queued spends commit, then closes the database. */
+    @Override
+    public void close() {
+        server.stop();
+        ledger.close();
+        database.close();
+    }
+}

@@ -1,0 +1,117 @@
+package dev.pulseledger;
+
+import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.AccountStatus;
+import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.Plan;
+import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.keys.ApiKey;
+import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.keys.Secrets;
+import dev.pulseledger.pulse.Service;
+import dev.pulseledger.pulse.ServiceStatus;
+import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.store.Ids;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code serve --demo}: makes sure a demo plan, account and services exist, and issues a fresh
+ * demo caller key on every start so a newcomer can curl at once.
+ */
+final class DemoSeed {
+    static final String DEMO_PLAN = "demo";
+
+    private DemoSeed() {}
+
+    static void seed(
+            PlanStore plans,
+            AccountStore accounts,
+            KeyStore keys,
+            ServiceStore services,
+            Clock clock,
+            PrintStream console) {
+        Instant now = clock.instant();
+        if (plans.find(DEMO_PLAN).isEmpty()) {
+            plans.create(new Plan(
+                    DEMO_PLAN,
+                    "Demo",
+                    "The plan of the demo account.",
+                    Optional.of(100_000L),
+                    Optional.empty(),
+                    now,
+                    now));
+            seedServices(services, now);
+        }
+        Account account = accounts.list("", 100).items().stream()
+                .filter(a -> a.planId().equals(DEMO_PLAN))
+                .findFirst()
+                .orElseGet(() -> accounts.create(new Account(
+                                Ids.account(), "Demo account", DEMO_PLAN, 10_000, AccountStatus.ACTIVE, now))
+                        .orElseThrow());
+        String secret = Secrets.newCallerKey();
+        keys.create(
+                new ApiKey(
+                        Ids.key(),
+                        account.id(),
+                        "demo",
+                        Secrets.displayPrefix(secret),
+                        now,
+                        Optional.empty(),
+                        Optional.empty()),
+                Secrets.sha256Hex(secret));
+        console.println();
+        console.println("  Demo data is ready. A caller key for account " + account.id() + ":");
+        console.println();
+        console.println("    " + secret);
+        console.println();
+        console.println("  Try: curl -H 'X-ApiKey: " + secret + "' http://localhost:<port>/api/pulse");
+        console.println();
+    }
+
+    private static void seedServices(ServiceStore services, Instant now) {
+        List.of(
+                        new Service(
+                                "api", "Public API", "The REST API.", ServiceStatus.OPERATIONAL, true, 1, true, now),
+                        new Service(
+                                "dashboard",
+                                "Dashboard",
+                                "The web console.",
+                                ServiceStatus.OPERATIONAL,
+                                true,
+                                2,
+                                true,
+                                now),
+                        new Service(
+                                "webhooks",
+                                "Webhooks",
+                                "Event delivery.",
+                                ServiceStatus.DEGRADED_PERFORMANCE,
+                                false,
+                                1,
+                                true,
+                                now),
+                        new Service(
+                                "docs",
+                                "Documentation",
+                                "Guides and reference.",
+                                ServiceStatus.OPERATIONAL,
+                                false,
+                                2,
+                                true,
+                                now),
+                        new Service(
+                                "billing",
+                                "Billing internals",
+                                "Not listed publicly.",
+                                ServiceStatus.OPERATIONAL,
+                                false,
+                                3,
+                                false,
+                                now))
+                .forEach(services::put);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.pulseledger;
+
+import dev.pulseledger.config.ConfigException;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code pulseledger} command: {@code serve} runs the service, the rest operate it. */
+@Command(
+        name = "pulseledger",
+        mixinStandardHelpOptions = true,
+        version = "Pulseledger 0.1.0",
+        description = "Prepaid token accounts and a service-status feed for API providers.",
+        subcommands = {ServeCommand.class})
+public final class Main {
+    public static void main(String[] args) {
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command tree, with start-up errors shown as one clear line instead of a stack trace. */
+    public static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new Main());
+        commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
+            if (error instanceof ConfigException
+                    || error instanceof dev.pulseledger.store.DatabaseUnavailableException) {
+                cmd.getErr().println("pulseledger: " + error.getMessage());
+                return 2;
+            }
+            throw error;
+        });
+        return commandLine;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.pulseledger;
+
+import dev.pulseledger.config.Config;
+import dev.pulseledger.config.ConfigParser;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code pulseledger serve}: reads the settings (flags over environment) and runs a node. */
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        description = "Run the Pulseledger service. Flags override PULSELEDGER_* environment variables.")
+final class ServeCommand implements Callable<Integer> {
+    @Option(
+            names = "--host",
+            defaultValue = "${env:PULSELEDGER_HOST:-0.0.0.0}",
+            description = "Address to listen on (PULSELEDGER_HOST, default ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(
+            names = "--port",
+            defaultValue = "${env:PULSELEDGER_PORT:-8080}",
+            description = "Port; 0 picks a free one (PULSELEDGER_PORT, default ${DEFAULT-VALUE}).")
+    String port;
+
+    @Option(
+            names = "--database-url",
+            defaultValue = "${env:PULSELEDGER_DATABASE_URL:-jdbc:sqlite:./data/pulseledger.db}",
+            description = "jdbc:sqlite:… or jdbc:postgresql:… (PULSELEDGER_DATABASE_URL).")
+    String databaseUrl;
+
+    @Option(
+            names = "--admin-key",
+            defaultValue = "${env:PULSELEDGER_ADMIN_KEY:-}",
+            description = "Admin key (PULSELEDGER_ADMIN_KEY); generated and printed once if unset.")
+    String adminKey;
+
+    @Option(names = "--demo", description = "Seed a demo plan, account, caller key and services.")
+    boolean demo;
+
+    @Option(
+            names = "--db-pool-size",
+            defaultValue = "${env:PULSELEDGER_DB_POOL_SIZE:-10}",
+            description = "Database connections per node (PULSELEDGER_DB_POOL_SIZE).")
+    String databasePoolSize;
+
+    @Option(
+            names = "--db-connection-timeout-ms",
+            defaultValue = "${env:PULSELEDGER_DB_CONNECTION_TIMEOUT_MS:-2000}",
+            description = "Wait for a pooled connection (PULSELEDGER_DB_CONNECTION_TIMEOUT_MS).")
+    String databaseConnectionTimeoutMillis;
+
+    @Option(
+            names = "--db-statement-timeout-ms",
+            defaultValue = "${env:PULSELEDGER_DB_STATEMENT_TIMEOUT_MS:-5000}",
+            description = "Longest a statement may run (PULSELEDGER_DB_STATEMENT_TIMEOUT_MS).")
+    String databaseStatementTimeoutMillis;
+
+    @Option(
+            names = "--db-startup-timeout-s",
+            defaultValue = "${env:PULSELEDGER_DB_STARTUP_TIMEOUT_S:-60}",
+            description = "How long start-up waits for the database (PULSELEDGER_DB_STARTUP_TIMEOUT_S).")
+    String databaseStartupTimeoutSeconds;
+
+    @Option(
+            names = "--spend-queue-length",
+            defaultValue = "${env:PULSELEDGER_SPEND_QUEUE_LENGTH:-10000}",
+            description = "Spends and reverts waiting to commit before 503 (PULSELEDGER_SPEND_QUEUE_LENGTH).")
+    String spendQueueLength;
+
+    @Option(
+            names = "--spend-batch-size",
+            defaultValue = "${env:PULSELEDGER_SPEND_BATCH_SIZE:-256}",
+            description = "Most spends and reverts committed together (PULSELEDGER_SPEND_BATCH_SIZE).")
+    String spendBatchSize;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Config config = ConfigParser.parse(new ConfigParser.Raw(
+                host,
+                port,
+                databaseUrl,
+                adminKey,
+                demo,
+                databasePoolSize,
+                databaseConnectionTimeoutMillis,
+                databaseStatementTimeoutMillis,
+                databaseStartupTimeoutSeconds,
+                spendQueueLength,
+                spendBatchSize));
+        Application application = Application.start(config, System.out);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            application.close();
+            stopped.countDown();
+        }));
+        stopped.await();
+        return 0;
+    }
+}

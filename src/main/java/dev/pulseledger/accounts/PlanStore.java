@@ -1,0 +1,101 @@
+package dev.pulseledger.accounts;
+
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Rows;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** SQL for plans. */
+public final class PlanStore {
+    private static final String COLUMNS =
+            "id, name, description, monthly_tokens, rate_limit_per_minute, created_at, updated_at";
+    private static final String INSERT =
+            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    private static final String UPDATE =
+            "UPDATE plans SET name = ?, description = ?, monthly_tokens = ?, rate_limit_per_minute = ?,"
+                    + " updated_at = ? WHERE id = ?";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = ?";
+    private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM plans ORDER BY id";
+    private static final int MAX_PLANS_LISTED = 1000;
+
+    private final Database database;
+
+    public PlanStore(Database database) {
+        this.database = database;
+    }
+
+    /** Inserts the plan; false when a plan with its id exists already. */
+    public boolean create(Plan plan) {
+        return database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+                ps.setString(1, plan.id());
+                ps.setString(2, plan.name());
+                ps.setString(3, plan.description());
+                Rows.setOptionalLong(ps, 4, plan.monthlyTokens());
+                Rows.setOptionalLong(ps, 5, plan.rateLimitPerMinute());
+                ps.setLong(6, plan.createdAt().toEpochMilli());
+                ps.setLong(7, plan.updatedAt().toEpochMilli());
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** Replaces the plan's fields; false when there is no such plan. */
+    public boolean update(Plan plan) {
+        return database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(UPDATE)) {
+                ps.setString(1, plan.name());
+                ps.setString(2, plan.description());
+                Rows.setOptionalLong(ps, 3, plan.monthlyTokens());
+                Rows.setOptionalLong(ps, 4, plan.rateLimitPerMinute());
+                ps.setLong(5, plan.updatedAt().toEpochMilli());
+                ps.setString(6, plan.id());
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    public Optional<Plan> find(String id) {
+        return database.read(connection -> find(connection, id));
+    }
+
+    static Optional<Plan> find(Connection connection, String id) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(plan(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    public List<Plan> list() {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ALL)) {
+                ps.setMaxRows(MAX_PLANS_LISTED);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<Plan> plans = new ArrayList<>();
+                    while (rs.next()) {
+                        plans.add(plan(rs));
+                    }
+                    return plans;
+                }
+            }
+        });
+    }
+
+    private static Plan plan(ResultSet rs) throws SQLException {
+        return new Plan(
+                rs.getString("id"),
+                rs.getString("name"),
+                rs.getString("description"),
+                Rows.optionalLong(rs, "monthly_tokens"),
+                Rows.optionalLong(rs, "rate_limit_per_minute"),
+                Rows.instant(rs, "created_at"),
+                Rows.instant(rs, "updated_at"));
+    }
+}

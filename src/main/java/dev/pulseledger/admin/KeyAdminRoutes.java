@@ -1,0 +1,95 @@
+package dev.pulseledger.admin;
+
+import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.Responses;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.keys.ApiKey;
+import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.keys.Secrets;
+import dev.pulseledger.store.Ids;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Operator API for caller keys: issue (the only time a key is shown), list, revoke. */
+public final class KeyAdminRoutes {
+    private static final Set<String> CREATE_FIELDS = Set.of("name", "expiresAt");
+
+    private final Authenticator authenticator;
+    private final KeyStore keys;
+    private final AccountStore accounts;
+    private final Clock clock;
+
+    public KeyAdminRoutes(Authenticator authenticator, KeyStore keys, AccountStore accounts, Clock clock) {
+        this.authenticator = authenticator;
+        this.keys = keys;
+        this.accounts = accounts;
+        this.clock = clock;
+    }
+
+    public void register(RouteTable routes) {
+        routes.post("/admin/accounts/{accountId}/keys", this::create)
+                .get("/admin/accounts/{accountId}/keys", this::list)
+                .delete("/admin/keys/{keyId}", this::revoke);
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        String accountId = Requests.pathParam(req, "accountId");
+        JsonBody body = Requests.optionalJsonBody(req)
+                .map(raw -> JsonBody.parse(raw, CREATE_FIELDS))
+                .orElse(JsonBody.EMPTY);
+        String name = body.optionalString("name", 200).orElse("");
+        Optional<Instant> expiresAt = body.optionalInstant("expiresAt");
+        Instant now = clock.instant();
+        if (expiresAt.isPresent() && !expiresAt.get().isAfter(now)) {
+            throw ProblemException.invalidField("expiresAt", "must be in the future");
+        }
+        if (accounts.find(accountId).isEmpty()) {
+            throw AccountAdminRoutes.accountNotFound();
+        }
+        if (keys.listForAccount(accountId).size() >= KeyStore.MAX_KEYS_PER_ACCOUNT) {
+            throw ProblemException.unprocessable(
+                    "key_limit_reached", "An account may have at most " + KeyStore.MAX_KEYS_PER_ACCOUNT + " keys.");
+        }
+        String secret = Secrets.newCallerKey();
+        ApiKey key =
+                new ApiKey(Ids.key(), accountId, name, Secrets.displayPrefix(secret), now, expiresAt, Optional.empty());
+        keys.create(key, Secrets.sha256Hex(secret));
+        Map<String, Object> body201 = AccountJson.key(key);
+        body201.put("key", secret);
+        Responses.json(res, 201, body201);
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        String accountId = Requests.pathParam(req, "accountId");
+        if (accounts.find(accountId).isEmpty()) {
+            throw AccountAdminRoutes.accountNotFound();
+        }
+        Responses.ok(
+                res,
+                Map.of(
+                        "data",
+                        keys.listForAccount(accountId).stream()
+                                .map(AccountJson::key)
+                                .toList()));
+    }
+
+    private void revoke(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        if (!keys.revoke(Requests.pathParam(req, "keyId"), clock.instant())) {
+            throw ProblemException.notFound("key_not_found", "No key has this id.");
+        }
+        authenticator.forgetCachedGrants();
+        Responses.noContent(res);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.pulseledger.admin;
+
+import dev.pulseledger.accounts.Plan;
+import dev.pulseledger.accounts.PlanJson;
+import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.Responses;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.keys.Authenticator;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+
+/** Operator API for plans (CONTRACT §4). */
+public final class PlanAdminRoutes {
+    private static final Set<String> CREATE_FIELDS =
+            Set.of("id", "name", "description", "monthlyTokens", "rateLimitPerMinute");
+    private static final Set<String> UPDATE_FIELDS =
+            Set.of("name", "description", "monthlyTokens", "rateLimitPerMinute");
+    private static final long MAX_MONTHLY_TOKENS = 1_000_000_000_000L;
+    private static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
+
+    private final Authenticator authenticator;
+    private final PlanStore plans;
+    private final Clock clock;
+
+    public PlanAdminRoutes(Authenticator authenticator, PlanStore plans, Clock clock) {
+        this.authenticator = authenticator;
+        this.plans = plans;
+        this.clock = clock;
+    }
+
+    public void register(RouteTable routes) {
+        routes.post("/admin/plans", this::create)
+                .get("/admin/plans", this::list)
+                .get("/admin/plans/{planId}", this::get)
+                .put("/admin/plans/{planId}", this::update);
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
+        Instant now = clock.instant();
+        Plan plan = plan(body.requiredSlug("id"), body, now, now);
+        if (!plans.create(plan)) {
+            throw new ProblemException(
+                    409, "plan_exists", "Conflict", "A plan with id '" + plan.id() + "' exists already.");
+        }
+        res.header(Responses.LOCATION, "/admin/plans/" + plan.id());
+        Responses.json(res, 201, PlanJson.of(plan));
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        Responses.ok(res, Map.of("data", plans.list().stream().map(PlanJson::of).toList()));
+    }
+
+    private void get(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        Plan plan = plans.find(Requests.pathParam(req, "planId")).orElseThrow(PlanAdminRoutes::notFound);
+        Responses.ok(res, PlanJson.of(plan));
+    }
+
+    private void update(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        String planId = Requests.pathParam(req, "planId");
+        JsonBody body = JsonBody.parse(Requests.jsonBody(req), UPDATE_FIELDS);
+        Plan current = plans.find(planId).orElseThrow(PlanAdminRoutes::notFound);
+        Plan updated = plan(planId, body, current.createdAt(), clock.instant());
+        if (!plans.update(updated)) {
+            throw notFound();
+        }
+        Responses.ok(res, PlanJson.of(updated));
+    }
+
+    private static Plan plan(String id, JsonBody body, Instant createdAt, Instant updatedAt) {
+        return new Plan(
+                id,
+                body.requiredNonBlank("name", 200),
+                body.optionalString("description", 2000).orElse(""),
+                body.optionalLong("monthlyTokens", 0, MAX_MONTHLY_TOKENS),
+                body.optionalLong("rateLimitPerMinute", 1, MAX_RATE_LIMIT_PER_MINUTE),
+                createdAt,
+                updatedAt);
+    }
+
+    private static ProblemException notFound() {
+        return ProblemException.notFound("plan_not_found", "No plan has this id.");
+    }
+}

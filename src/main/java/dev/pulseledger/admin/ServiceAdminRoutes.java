@@ -1,0 +1,145 @@
+package dev.pulseledger.admin;
+
+import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.Responses;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.pulse.PulseFeed;
+import dev.pulseledger.pulse.Service;
+import dev.pulseledger.pulse.ServiceJson;
+import dev.pulseledger.pulse.ServiceStatus;
+import dev.pulseledger.pulse.ServiceStore;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** Operator API for the provider's services and their statuses. */
+public final class ServiceAdminRoutes {
+    private static final Set<String> FIELDS =
+            Set.of("name", "description", "status", "spotlighted", "position", "public");
+    private static final int MAX_POSITION = 1_000_000;
+
+    private final Authenticator authenticator;
+    private final ServiceStore services;
+    private final PulseFeed feed;
+    private final Clock clock;
+
+    public ServiceAdminRoutes(Authenticator authenticator, ServiceStore services, PulseFeed feed, Clock clock) {
+        this.authenticator = authenticator;
+        this.services = services;
+        this.feed = feed;
+        this.clock = clock;
+    }
+
+    public void register(RouteTable routes) {
+        routes.get("/admin/services", this::list)
+                .get("/admin/services/{serviceId}", this::get)
+                .put("/admin/services/{serviceId}", this::put)
+                .patch("/admin/services/{serviceId}", this::patch)
+                .delete("/admin/services/{serviceId}", this::delete);
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        Responses.ok(
+                res,
+                Map.of(
+                        "data",
+                        services.all().stream()
+                                .sorted(Service.PULSE_ORDER)
+                                .map(ServiceJson::forOperator)
+                                .toList()));
+    }
+
+    private void get(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        Service service = services.find(serviceId(req)).orElseThrow(ServiceAdminRoutes::notFound);
+        Responses.ok(res, ServiceJson.forOperator(service));
+    }
+
+    private void put(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        String id = serviceId(req);
+        JsonBody body = JsonBody.parse(Requests.jsonBody(req), FIELDS);
+        Service service = new Service(
+                id,
+                body.requiredNonBlank("name", 200),
+                body.optionalString("description", 2000).orElse(""),
+                status(body).orElse(ServiceStatus.OPERATIONAL),
+                body.optionalBoolean("spotlighted").orElse(false),
+                position(body).orElse(0),
+                body.optionalBoolean("public").orElse(true),
+                clock.instant());
+        ServiceStore.Write write = services.put(service);
+        if (write == ServiceStore.Write.LIMIT_REACHED) {
+            throw ProblemException.unprocessable(
+                    "service_limit_reached", "At most " + ServiceStore.MAX_SERVICES + " services may exist.");
+        }
+        feed.invalidate();
+        Responses.json(res, write == ServiceStore.Write.CREATED ? 201 : 200, ServiceJson.forOperator(service));
+    }
+
+    private void patch(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        String id = serviceId(req);
+        JsonBody body = JsonBody.parse(Requests.jsonBody(req), FIELDS);
+        if (body.has("name")) {
+            body.requiredNonBlank("name", 200);
+        }
+        Optional<ServiceStatus> status = status(body);
+        Optional<Integer> position = position(body);
+        Service changed = services.update(
+                        id,
+                        current -> new Service(
+                                id,
+                                body.optionalString("name", 200).orElse(current.name()),
+                                body.optionalString("description", 2000).orElse(current.description()),
+                                status.orElse(current.status()),
+                                body.optionalBoolean("spotlighted").orElse(current.spotlighted()),
+                                position.orElse(current.position()),
+                                body.optionalBoolean("public").orElse(current.isPublic()),
+                                clock.instant()))
+                .orElseThrow(ServiceAdminRoutes::notFound);
+        feed.invalidate();
+        Responses.ok(res, ServiceJson.forOperator(changed));
+    }
+
+    private void delete(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        if (!services.delete(serviceId(req))) {
+            throw notFound();
+        }
+        feed.invalidate();
+        Responses.noContent(res);
+    }
+
+    private static String serviceId(ServerRequest req) {
+        String id = Requests.pathParam(req, "serviceId");
+        if (!JsonBody.SLUG.matcher(id).matches()) {
+            throw ProblemException.badRequest("invalid_service_id", "A service id must match [a-z0-9][a-z0-9-]{0,62}.");
+        }
+        return id;
+    }
+
+    private static Optional<ServiceStatus> status(JsonBody body) {
+        return body.optionalString("status", 40)
+                .map(text -> ServiceStatus.fromWire(text)
+                        .orElseThrow(() -> ProblemException.invalidField(
+                                "status",
+                                "must be one of operational, degraded_performance,"
+                                        + " partial_outage, major_outage, under_maintenance, unknown")));
+    }
+
+    private static Optional<Integer> position(JsonBody body) {
+        return body.optionalLong("position", -MAX_POSITION, MAX_POSITION).map(Math::toIntExact);
+    }
+
+    private static ProblemException notFound() {
+        return ProblemException.notFound("service_not_found", "No service has this id.");
+    }
+}

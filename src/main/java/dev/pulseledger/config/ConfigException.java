@@ -1,0 +1,8 @@
+package dev.pulseledger.config;
+
+/** A setting is missing or malformed; the message names the setting and what it accepts. */
+public final class ConfigException extends RuntimeException {
+    public ConfigException(String message) {
+        super(message);
+    }
+}

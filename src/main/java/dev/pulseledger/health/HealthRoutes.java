@@ -1,0 +1,70 @@
+package dev.pulseledger.health;
+
+import dev.pulseledger.http.Responses;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.store.Database;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/** Liveness, readiness, Prometheus metrics and the OpenAPI document: no caller key needed. */
+public final class HealthRoutes {
+    private static final String OPENAPI_RESOURCE = "/openapi.json";
+
+    private final Database database;
+    private final PrometheusMeterRegistry registry;
+    private final byte[] openApi;
+
+    public HealthRoutes(Database database, PrometheusMeterRegistry registry) {
+        this.database = database;
+        this.registry = registry;
+        this.openApi = readOpenApi();
+    }
+
+    public void register(RouteTable routes) {
+        routes.get("/health/live", this::live)
+                .get("/health/ready", this::ready)
+                .get("/metrics", this::metrics)
+                .get("/openapi.json", this::openApi);
+    }
+
+    private void live(ServerRequest req, ServerResponse res) {
+        Responses.ok(res, Map.of("status", "up"));
+    }
+
+    private void ready(ServerRequest req, ServerResponse res) {
+        boolean reachable = database.isReachable();
+        Responses.json(
+                res,
+                reachable ? 200 : 503,
+                Map.of("status", reachable ? "up" : "down", "database", reachable ? "up" : "down"));
+    }
+
+    private void metrics(ServerRequest req, ServerResponse res) {
+        Responses.send(
+                res,
+                200,
+                "text/plain; version=0.0.4; charset=utf-8",
+                registry.scrape().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void openApi(ServerRequest req, ServerResponse res) {
+        Responses.send(res, 200, Responses.JSON, openApi);
+    }
+
+    private static byte[] readOpenApi() {
+        try (InputStream in = HealthRoutes.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("The OpenAPI document is missing from the jar");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

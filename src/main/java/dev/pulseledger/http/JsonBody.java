@@ -1,0 +1,117 @@
+package dev.pulseledger.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Iterator;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Reads fields of a JSON request object, answering 400 with the field's name on any bad value. */
+public final class JsonBody {
+    public static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+
+    /** The body of a request that sent none: every field absent. */
+    public static final JsonBody EMPTY = new JsonBody(Json.mapper().createObjectNode());
+
+    private final JsonNode node;
+
+    private JsonBody(JsonNode node) {
+        this.node = node;
+    }
+
+    /** Parses the body and rejects fields outside {@code allowed}, so typos do not pass silently. */
+    public static JsonBody parse(byte[] body, Set<String> allowed) {
+        JsonNode node = Json.parseObject(body);
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw ProblemException.invalidField(name, "is not a known field");
+            }
+        }
+        return new JsonBody(node);
+    }
+
+    public boolean has(String field) {
+        return node.has(field);
+    }
+
+    public String requiredString(String field, int maxLength) {
+        return optionalString(field, maxLength).orElseThrow(() -> ProblemException.invalidField(field, "is required"));
+    }
+
+    public Optional<String> optionalString(String field, int maxLength) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isTextual()) {
+            throw ProblemException.invalidField(field, "must be a string");
+        }
+        String text = value.textValue();
+        if (text.length() > maxLength) {
+            throw ProblemException.invalidField(field, "must be at most " + maxLength + " characters");
+        }
+        if (text.chars().anyMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\t')) {
+            throw ProblemException.invalidField(field, "must not contain control characters");
+        }
+        return Optional.of(text);
+    }
+
+    public String requiredNonBlank(String field, int maxLength) {
+        String text = requiredString(field, maxLength);
+        if (text.isBlank()) {
+            throw ProblemException.invalidField(field, "must not be blank");
+        }
+        return text;
+    }
+
+    public String requiredSlug(String field) {
+        String text = requiredString(field, 63);
+        if (!SLUG.matcher(text).matches()) {
+            throw ProblemException.invalidField(field, "must match [a-z0-9][a-z0-9-]{0,62}");
+        }
+        return text;
+    }
+
+    public Optional<Long> optionalLong(String field, long min, long max) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw ProblemException.invalidField(field, "must be a whole number");
+        }
+        long number = value.longValue();
+        if (number < min || number > max) {
+            throw ProblemException.invalidField(field, "must be between " + min + " and " + max);
+        }
+        return Optional.of(number);
+    }
+
+    public long requiredLong(String field, long min, long max) {
+        return optionalLong(field, min, max).orElseThrow(() -> ProblemException.invalidField(field, "is required"));
+    }
+
+    public Optional<Boolean> optionalBoolean(String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isBoolean()) {
+            throw ProblemException.invalidField(field, "must be true or false");
+        }
+        return Optional.of(value.booleanValue());
+    }
+
+    public Optional<Instant> optionalInstant(String field) {
+        return optionalString(field, 64).map(text -> {
+            try {
+                return Instant.parse(text);
+            } catch (DateTimeParseException e) {
+                throw ProblemException.invalidField(field, "must be an RFC 3339 timestamp");
+            }
+        });
+    }
+}

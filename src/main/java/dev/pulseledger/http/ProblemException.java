@@ -1,0 +1,83 @@
+package dev.pulseledger.http;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** An expected failure that ends a request with an RFC 9457 problem response. */
+public final class ProblemException extends RuntimeException {
+    private final int status;
+    private final String code;
+    private final String title;
+    private final Map<String, Object> extensions;
+    private final Map<String, String> headers;
+
+    public ProblemException(int status, String code, String title, String detail) {
+        this(status, code, title, detail, Map.of());
+    }
+
+    public ProblemException(int status, String code, String title, String detail, Map<String, Object> extensions) {
+        this(status, code, title, detail, extensions, Map.of());
+    }
+
+    private ProblemException(
+            int status,
+            String code,
+            String title,
+            String detail,
+            Map<String, Object> extensions,
+            Map<String, String> headers) {
+        super(detail, null, false, false);
+        this.status = status;
+        this.code = code;
+        this.title = title;
+        this.extensions = Map.copyOf(extensions);
+        this.headers = Map.copyOf(headers);
+    }
+
+    /** The same problem with one more response header, such as Allow or Retry-After. */
+    public ProblemException withHeader(String name, String value) {
+        Map<String, String> more = new HashMap<>(headers);
+        more.put(name, value);
+        return new ProblemException(status, code, title, detail(), extensions, more);
+    }
+
+    public static ProblemException badRequest(String code, String detail) {
+        return new ProblemException(400, code, "Bad Request", detail);
+    }
+
+    public static ProblemException invalidField(String field, String why) {
+        return badRequest("invalid_request", "Field '" + field + "' " + why + ".");
+    }
+
+    public static ProblemException notFound(String code, String detail) {
+        return new ProblemException(404, code, "Not Found", detail);
+    }
+
+    public static ProblemException unprocessable(String code, String detail) {
+        return new ProblemException(422, code, "Unprocessable Content", detail);
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public String detail() {
+        return getMessage();
+    }
+
+    public Map<String, Object> extensions() {
+        return extensions;
+    }
+
+    public Map<String, String> headers() {
+        return headers;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.pulseledger.http;
+
+import com.github.f4b6a3.ulid.UlidCreator;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/** Gives every exchange a request id, the security headers, and a latency sample by route. */
+public final class RequestFilter implements Filter {
+    public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
+    private static final Pattern SANE_REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    private final MeterRegistry registry;
+
+    public RequestFilter(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        long startNanos = System.nanoTime();
+        String requestId = req.headers()
+                .first(REQUEST_ID)
+                .filter(id -> SANE_REQUEST_ID.matcher(id).matches())
+                .orElseGet(() -> UlidCreator.getUlid().toLowerCase());
+        res.header(REQUEST_ID, requestId);
+        res.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
+        String path = req.path().path();
+        if (path.startsWith("/api/") || path.startsWith("/admin/")) {
+            res.header(HeaderNames.CACHE_CONTROL, "no-store");
+        }
+        try {
+            chain.proceed();
+        } finally {
+            record(req, res, startNanos);
+        }
+    }
+
+    private void record(RoutingRequest req, RoutingResponse res, long startNanos) {
+        Timer.builder("http.server.requests")
+                .description("HTTP requests by route and status")
+                .tag("method", req.prologue().method().text())
+                .tag("route", req.matchingPattern().orElse("unmatched"))
+                .tag("status", Integer.toString(res.status().code()))
+                .serviceLevelObjectives(
+                        Duration.ofMillis(1),
+                        Duration.ofMillis(5),
+                        Duration.ofMillis(10),
+                        Duration.ofMillis(25),
+                        Duration.ofMillis(50),
+                        Duration.ofMillis(100),
+                        Duration.ofMillis(250),
+                        Duration.ofMillis(1000))
+                .register(registry)
+                .record(Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+}

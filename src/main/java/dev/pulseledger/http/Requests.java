@@ -1,0 +1,112 @@
+package dev.pulseledger.http;
+
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+
+/** Reads headers, query parameters and bodies from requests, within limits. */
+public final class Requests {
+    public static final HeaderName API_KEY = HeaderNames.create("X-ApiKey");
+    public static final int MAX_BODY_BYTES = 64 * 1024;
+    public static final int DEFAULT_PAGE_SIZE = 20;
+    public static final int MAX_PAGE_SIZE = 100;
+
+    private Requests() {}
+
+    public static Optional<String> apiKey(ServerRequest req) {
+        return req.headers().first(API_KEY);
+    }
+
+    public static Optional<String> header(ServerRequest req, HeaderName name) {
+        return req.headers().first(name);
+    }
+
+    public static String pathParam(ServerRequest req, String name) {
+        return req.path().pathParameters().get(name);
+    }
+
+    /** The {@code limit} query parameter: 1 to 100, 20 when absent. */
+    public static int pageSize(ServerRequest req) {
+        Optional<String> text = query(req, "limit");
+        if (text.isEmpty()) {
+            return DEFAULT_PAGE_SIZE;
+        }
+        try {
+            int limit = Integer.parseInt(text.get());
+            if (limit >= 1 && limit <= MAX_PAGE_SIZE) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw ProblemException.badRequest(
+                "invalid_limit", "Query parameter 'limit' must be a whole number from 1 to 100.");
+    }
+
+    public static Optional<String> query(ServerRequest req, String name) {
+        if (!req.query().contains(name)) {
+            return Optional.empty();
+        }
+        if (req.query().all(name).size() > 1) {
+            throw ProblemException.badRequest(
+                    "invalid_request", "Query parameter '" + name + "' must be given at most once.");
+        }
+        return Optional.of(req.query().get(name));
+    }
+
+    /** The body of a JSON request: 415 for another media type, 413 above the size limit. */
+    public static byte[] jsonBody(ServerRequest req) {
+        Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
+        if (contentType.isEmpty() || !isJson(contentType.get())) {
+            throw new ProblemException(
+                    415,
+                    "unsupported_media_type",
+                    "Unsupported Media Type",
+                    "Send the request body as application/json.");
+        }
+        return body(req);
+    }
+
+    /** Like {@link #jsonBody}, for requests whose body may be left out. */
+    public static Optional<byte[]> optionalJsonBody(ServerRequest req) {
+        boolean declared = req.headers().first(HeaderNames.CONTENT_TYPE).isPresent()
+                || req.headers()
+                        .first(HeaderNames.CONTENT_LENGTH)
+                        .filter(l -> !l.equals("0"))
+                        .isPresent()
+                || req.headers().first(HeaderNames.TRANSFER_ENCODING).isPresent();
+        return declared ? Optional.of(jsonBody(req)) : Optional.empty();
+    }
+
+    private static boolean isJson(String contentType) {
+        String mediaType = contentType.split(";", 2)[0].trim();
+        return mediaType.equalsIgnoreCase("application/json");
+    }
+
+    private static byte[] body(ServerRequest req) {
+        if (!req.content().hasEntity()) {
+            return new byte[0];
+        }
+        try (InputStream in = req.content().inputStream()) {
+            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+            if (bytes.length > MAX_BODY_BYTES) {
+                throw tooLarge();
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static ProblemException tooLarge() {
+        return new ProblemException(
+                413,
+                "payload_too_large",
+                "Content Too Large",
+                "The request body must be at most " + MAX_BODY_BYTES + " bytes.");
+    }
+}

@@ -1,0 +1,53 @@
+package dev.pulseledger.http;
+
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Writes JSON bodies and RFC 9457 problem documents onto Helidon responses. */
+public final class Responses {
+    public static final String JSON = "application/json";
+    public static final String PROBLEM_JSON = "application/problem+json";
+    public static final HeaderName LOCATION = HeaderNames.LOCATION;
+
+    private Responses() {}
+
+    public static void json(ServerResponse res, int status, Object body) {
+        send(res, status, JSON, Json.bytes(body));
+    }
+
+    public static void ok(ServerResponse res, Object body) {
+        json(res, 200, body);
+    }
+
+    public static void noContent(ServerResponse res) {
+        res.status(Status.NO_CONTENT_204);
+        res.send();
+    }
+
+    public static void problem(ServerResponse res, ProblemException problem) {
+        problem.headers().forEach(res::header);
+        send(res, problem.status(), PROBLEM_JSON, Json.bytes(problemBody(problem)));
+    }
+
+    /** The RFC 9457 body: the standard members, the stable {@code code}, then any extensions. */
+    public static Map<String, Object> problemBody(ProblemException problem) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", "https://pulseledger.dev/problems/" + problem.code().replace('_', '-'));
+        body.put("title", problem.title());
+        body.put("status", problem.status());
+        body.put("detail", problem.detail());
+        body.put("code", problem.code());
+        body.putAll(problem.extensions());
+        return body;
+    }
+
+    public static void send(ServerResponse res, int status, String contentType, byte[] body) {
+        res.status(Status.create(status));
+        res.header(HeaderNames.CONTENT_TYPE, contentType);
+        res.send(body);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.pulseledger.http;
+
+import io.helidon.http.Method;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.HttpRouting;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * Registers every route with Helidon and remembers it, so that unknown paths get 404, known paths
+ * with the wrong method get 405 with {@code Allow}, and the OpenAPI test can compare both lists.
+ */
+public final class RouteTable {
+    /** One route: an HTTP method on a path template such as {@code /api/tokens/spend/{amount}}. */
+    public record Route(String method, String pathTemplate) {}
+
+    private final HttpRouting.Builder routing;
+    private final Map<String, Pattern> patterns = new LinkedHashMap<>();
+    private final Map<String, Set<String>> methodsByTemplate = new LinkedHashMap<>();
+    private final List<Route> routes = new ArrayList<>();
+
+    public RouteTable(HttpRouting.Builder routing) {
+        this.routing = routing;
+    }
+
+    public RouteTable get(String path, Handler handler) {
+        return add(Method.GET, path, handler);
+    }
+
+    public RouteTable post(String path, Handler handler) {
+        return add(Method.POST, path, handler);
+    }
+
+    public RouteTable put(String path, Handler handler) {
+        return add(Method.PUT, path, handler);
+    }
+
+    public RouteTable patch(String path, Handler handler) {
+        return add(Method.PATCH, path, handler);
+    }
+
+    public RouteTable delete(String path, Handler handler) {
+        return add(Method.DELETE, path, handler);
+    }
+
+    private RouteTable add(Method method, String pathTemplate, Handler handler) {
+        routing.route(method, pathTemplate, handler);
+        if (method == Method.GET) {
+            routing.route(Method.HEAD, pathTemplate, handler);
+        }
+        patterns.computeIfAbsent(pathTemplate, RouteTable::compile);
+        Set<String> methods = methodsByTemplate.computeIfAbsent(pathTemplate, t -> new TreeSet<>());
+        methods.add(method.text());
+        if (method == Method.GET) {
+            methods.add(Method.HEAD.text());
+        }
+        routes.add(new Route(method.text(), pathTemplate));
+        return this;
+    }
+
+    /** Installs the catch-all that answers 404 or 405; call it after every route is added. */
+    public void finish() {
+        routing.any((req, res) -> {
+            Set<String> allowed = allowedMethods(req.path().path());
+            if (allowed.isEmpty()) {
+                throw ProblemException.notFound("not_found", "No resource lives at this path.");
+            }
+            String allow = String.join(", ", allowed);
+            throw new ProblemException(
+                            405, "method_not_allowed", "Method Not Allowed", "This path accepts " + allow + ".")
+                    .withHeader("Allow", allow);
+        });
+    }
+
+    /** The methods accepted on a concrete path; empty when no route matches it. */
+    public Set<String> allowedMethods(String path) {
+        Set<String> allowed = new TreeSet<>();
+        patterns.forEach((template, pattern) -> {
+            if (pattern.matcher(path).matches()) {
+                allowed.addAll(methodsByTemplate.get(template));
+            }
+        });
+        return allowed;
+    }
+
+    public List<Route> routes() {
+        return Collections.unmodifiableList(routes);
+    }
+
+    private static Pattern compile(String template) {
+        StringBuilder regex = new StringBuilder();
+        for (String segment : template.split("/", -1)) {
+            if (!regex.isEmpty() || !segment.isEmpty()) {
+                regex.append('/');
+            }
+            if (segment.startsWith("{") && segment.endsWith("}")) {
+                regex.append("[^/]+");
+            } else {
+                regex.append(Pattern.quote(segment));
+            }
+        }
+        return Pattern.compile(regex.toString());
+    }
+}

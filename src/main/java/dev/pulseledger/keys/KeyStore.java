@@ -1,0 +1,139 @@
+package dev.pulseledger.keys;
+
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Rows;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** SQL for caller keys and admin keys; only hashes are stored. */
+public final class KeyStore {
+    private static final String INSERT =
+            "INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, expires_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String SELECT_BY_ACCOUNT =
+            "SELECT id, account_id, name, prefix, created_at, expires_at, revoked_at FROM api_keys"
+                    + " WHERE account_id = ? ORDER BY id LIMIT ?";
+    private static final String SELECT_GRANT =
+            "SELECT k.id, k.account_id, a.plan_id, a.status, k.expires_at, k.revoked_at"
+                    + " FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?";
+    private static final String REVOKE = "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
+    private static final String EXISTS = "SELECT 1 FROM api_keys WHERE id = ?";
+    private static final String INSERT_ADMIN = "INSERT INTO admin_keys (key_hash, created_at) VALUES (?, ?)";
+    private static final String SELECT_ADMIN = "SELECT key_hash FROM admin_keys";
+    public static final int MAX_KEYS_PER_ACCOUNT = 1000;
+
+    private final Database database;
+
+    public KeyStore(Database database) {
+        this.database = database;
+    }
+
+    public void create(ApiKey key, String keyHash) {
+        database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+                ps.setString(1, key.id());
+                ps.setString(2, key.accountId());
+                ps.setString(3, key.name());
+                ps.setString(4, keyHash);
+                ps.setString(5, key.prefix());
+                ps.setLong(6, key.createdAt().toEpochMilli());
+                Rows.setOptionalInstant(ps, 7, key.expiresAt());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    public List<ApiKey> listForAccount(String accountId) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_BY_ACCOUNT)) {
+                ps.setString(1, accountId);
+                ps.setInt(2, MAX_KEYS_PER_ACCOUNT);
+                List<ApiKey> keys = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        keys.add(apiKey(rs));
+                    }
+                }
+                return keys;
+            }
+        });
+    }
+
+    public Optional<KeyGrant> findGrant(String keyHash) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_GRANT)) {
+                ps.setString(1, keyHash);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new KeyGrant(
+                            rs.getString(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            "suspended".equals(rs.getString(4)),
+                            Rows.optionalInstant(rs, "expires_at"),
+                            Rows.optionalInstant(rs, "revoked_at")));
+                }
+            }
+        });
+    }
+
+    /** Revokes the key; false when there is no such key. Revoking twice is harmless. */
+    public boolean revoke(String keyId, Instant at) {
+        return database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(REVOKE)) {
+                ps.setLong(1, at.toEpochMilli());
+                ps.setString(2, keyId);
+                if (ps.executeUpdate() == 1) {
+                    return true;
+                }
+            }
+            try (PreparedStatement ps = connection.prepareStatement(EXISTS)) {
+                ps.setString(1, keyId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
+    }
+
+    public void addAdminKey(String keyHash, Instant at) {
+        database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_ADMIN)) {
+                ps.setString(1, keyHash);
+                ps.setLong(2, at.toEpochMilli());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    public List<String> adminKeyHashes() {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ADMIN);
+                    ResultSet rs = ps.executeQuery()) {
+                List<String> hashes = new ArrayList<>();
+                while (rs.next()) {
+                    hashes.add(rs.getString(1));
+                }
+                return hashes;
+            }
+        });
+    }
+
+    private static ApiKey apiKey(ResultSet rs) throws SQLException {
+        return new ApiKey(
+                rs.getString("id"),
+                rs.getString("account_id"),
+                rs.getString("name"),
+                rs.getString("prefix"),
+                Rows.instant(rs, "created_at"),
+                Rows.optionalInstant(rs, "expires_at"),
+                Rows.optionalInstant(rs, "revoked_at"));
+    }
+}

@@ -1,0 +1,58 @@
+package dev.pulseledger.keys;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/** Generates high-entropy keys and the SHA-256 hashes that are all we keep of them. */
+public final class Secrets {
+    private static final char[] BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
+    /** 32 base-62 characters carry about 190 bits, well above the contract's 128. */
+    private static final int RANDOM_CHARS = 32;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private Secrets() {}
+
+    /** A caller key: {@code pl_} and 32 random base-62 characters. */
+    public static String newCallerKey() {
+        return "pl_" + randomText();
+    }
+
+    /** An admin key, distinguishable at a glance from a caller key. */
+    public static String newAdminKey() {
+        return "pl_admin_" + randomText();
+    }
+
+    private static String randomText() {
+        StringBuilder text = new StringBuilder(RANDOM_CHARS);
+        for (int i = 0; i < RANDOM_CHARS; i++) {
+            text.append(BASE62[RANDOM.nextInt(BASE62.length)]);
+        }
+        return text.toString();
+    }
+
+    public static String sha256Hex(String key) {
+        return HexFormat.of().formatHex(sha256(key));
+    }
+
+    private static byte[] sha256(String key) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    /** Compares two hex hashes in time independent of where they differ. */
+    public static boolean sameHash(String a, String b) {
+        return MessageDigest.isEqual(a.getBytes(StandardCharsets.US_ASCII), b.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The part of a key safe to show again: enough to recognise it, useless to an attacker. */
+    public static String displayPrefix(String key) {
+        return key.substring(0, Math.min(key.length(), 10));
+    }
+}

@@ -1,0 +1,152 @@
+package dev.pulseledger.pulse;
+
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Rows;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** SQL for the provider's services. */
+public final class ServiceStore {
+    /** Enough for any status page; a limit so that a listing stays one cheap response. */
+    public static final int MAX_SERVICES = 1000;
+
+    private static final String COLUMNS = "id, name, description, status, spotlighted, position, public, updated_at";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM services WHERE id = ?";
+    private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM services ORDER BY id";
+    private static final String COUNT = "SELECT COUNT(*) FROM services";
+    private static final String INSERT = "INSERT INTO services (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String UPDATE =
+            "UPDATE services SET name = ?, description = ?, status = ?, spotlighted = ?, position = ?,"
+                    + " public = ?, updated_at = ? WHERE id = ?";
+    private static final String DELETE = "DELETE FROM services WHERE id = ?";
+
+    private final Database database;
+
+    public ServiceStore(Database database) {
+        this.database = database;
+    }
+
+    /** Outcome of writing a service. */
+    public enum Write {
+        CREATED,
+        REPLACED,
+        LIMIT_REACHED
+    }
+
+    /** Creates or replaces the service in one transaction. */
+    public Write put(Service service) {
+        return database.inTransaction(connection -> {
+            if (update(connection, service)) {
+                return Write.REPLACED;
+            }
+            if (count(connection) >= MAX_SERVICES) {
+                return Write.LIMIT_REACHED;
+            }
+            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+                ps.setString(1, service.id());
+                ps.setString(2, service.name());
+                ps.setString(3, service.description());
+                ps.setString(4, service.status().wire());
+                ps.setBoolean(5, service.spotlighted());
+                ps.setInt(6, service.position());
+                ps.setBoolean(7, service.isPublic());
+                ps.setLong(8, service.updatedAt().toEpochMilli());
+                ps.executeUpdate();
+            }
+            return Write.CREATED;
+        });
+    }
+
+    /**
+     * Reads the service, lets {@code change} derive the new version, and writes it, all under one
+     * transaction; empty when there is no such service.
+     */
+    public Optional<Service> update(String id, java.util.function.UnaryOperator<Service> change) {
+        return database.inTransaction(connection -> {
+            Optional<Service> current = find(connection, id);
+            if (current.isEmpty()) {
+                return Optional.empty();
+            }
+            Service changed = change.apply(current.get());
+            update(connection, changed);
+            return Optional.of(changed);
+        });
+    }
+
+    private static boolean update(Connection connection, Service service) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(UPDATE)) {
+            ps.setString(1, service.name());
+            ps.setString(2, service.description());
+            ps.setString(3, service.status().wire());
+            ps.setBoolean(4, service.spotlighted());
+            ps.setInt(5, service.position());
+            ps.setBoolean(6, service.isPublic());
+            ps.setLong(7, service.updatedAt().toEpochMilli());
+            ps.setString(8, service.id());
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private static int count(Connection connection) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(COUNT);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    public boolean delete(String id) {
+        return database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
+                ps.setString(1, id);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    public Optional<Service> find(String id) {
+        return database.read(connection -> find(connection, id));
+    }
+
+    private static Optional<Service> find(Connection connection, String id) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(service(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Every service, public or not, ordered by id. */
+    public List<Service> all() {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ALL)) {
+                ps.setMaxRows(MAX_SERVICES);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<Service> services = new ArrayList<>();
+                    while (rs.next()) {
+                        services.add(service(rs));
+                    }
+                    return services;
+                }
+            }
+        });
+    }
+
+    private static Service service(ResultSet rs) throws SQLException {
+        return new Service(
+                rs.getString("id"),
+                rs.getString("name"),
+                rs.getString("description"),
+                ServiceStatus.fromWire(rs.getString("status")).orElse(ServiceStatus.UNKNOWN),
+                rs.getBoolean("spotlighted"),
+                rs.getInt("position"),
+                rs.getBoolean("public"),
+                Rows.instant(rs, "updated_at"));
+    }
+}

@@ -1,0 +1,196 @@
+package dev.pulseledger.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import org.flywaydb.core.Flyway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The connection pool, the schema migrations and the transaction boundary for one store. */
+public final class Database implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
+    private final Dialect dialect;
+    private final HikariDataSource pool;
+
+    private Database(Dialect dialect, HikariDataSource pool) {
+        this.dialect = dialect;
+        this.pool = pool;
+    }
+
+    /** Settings of the pool and its connections. */
+    public record Settings(
+            String jdbcUrl,
+            int poolSize,
+            Duration connectionTimeout,
+            Duration statementTimeout,
+            Duration startupTimeout) {}
+
+    /** Opens the pool, waits for the database to answer, and migrates the schema. */
+    public static Database open(Settings settings) {
+        Dialect dialect = Dialect.fromUrl(settings.jdbcUrl());
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("pulseledger");
+        config.setJdbcUrl(settings.jdbcUrl());
+        config.setMaximumPoolSize(settings.poolSize());
+        config.setMinimumIdle(Math.min(2, settings.poolSize()));
+        config.setConnectionTimeout(settings.connectionTimeout().toMillis());
+        config.setValidationTimeout(Math.max(250, settings.connectionTimeout().toMillis() / 2));
+        config.setInitializationFailTimeout(-1);
+        switch (dialect) {
+            case SQLITE -> configureSqlite(config, settings);
+            case POSTGRESQL -> configurePostgres(config, settings);
+        }
+        HikariDataSource pool = new HikariDataSource(config);
+        Database database = new Database(dialect, pool);
+        try {
+            database.awaitReachable(settings.startupTimeout());
+            Flyway.configure()
+                    .dataSource(pool)
+                    .locations(dialect.migrations())
+                    .failOnMissingLocations(true)
+                    .load()
+                    .migrate();
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        return database;
+    }
+
+    private static void configureSqlite(HikariConfig config, Settings settings) {
+        createParentFolder(settings.jdbcUrl());
+        config.addDataSourceProperty("journal_mode", "WAL");
+        // FULL: a commit is on disk before the caller hears of it (CONTRACT §3, 201 only when durable).
+        config.addDataSourceProperty("synchronous", "FULL");
+        config.addDataSourceProperty("foreign_keys", "true");
+        config.addDataSourceProperty(
+                "busy_timeout", Long.toString(settings.statementTimeout().toMillis()));
+        // IMMEDIATE: a write transaction takes the write lock at BEGIN, so it never fails to upgrade.
+        config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
+    }
+
+    private static void configurePostgres(HikariConfig config, Settings settings) {
+        config.addDataSourceProperty("reWriteBatchedInserts", "true");
+        config.addDataSourceProperty(
+                "options", "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        config.addDataSourceProperty(
+                "connectTimeout",
+                Long.toString(Math.max(1, settings.connectionTimeout().toSeconds())));
+        config.addDataSourceProperty("tcpKeepAlive", "true");
+    }
+
+    private static void createParentFolder(String jdbcUrl) {
+        String file = jdbcUrl.substring("jdbc:sqlite:".length());
+        int query = file.indexOf('?');
+        if (query >= 0) {
+            file = file.substring(0, query);
+        }
+        if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) {
+            return;
+        }
+        Path parent = Path.of(file).toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot create the folder " + parent + ": " + e);
+        }
+    }
+
+    private void awaitReachable(Duration timeout) {
+        long deadlineNanos = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try (Connection connection = pool.getConnection()) {
+                return;
+            } catch (SQLException e) {
+                if (System.nanoTime() > deadlineNanos) {
+                    throw new DatabaseUnavailableException(
+                            "The database did not answer within " + timeout.toSeconds() + " s: " + e.getMessage(), e);
+                }
+                LOG.warn("Waiting for the database: {}", e.getMessage());
+                sleep(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the database", e);
+        }
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
+    public <T> T inTransaction(SqlWork<T> work) {
+        try (Connection connection = pool.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                T result = work.run(connection);
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection);
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw translate(e);
+        }
+    }
+
+    /** Runs read-only work outside an explicit transaction. */
+    public <T> T read(SqlWork<T> work) {
+        try (Connection connection = pool.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw translate(e);
+        }
+    }
+
+    /** True when the database answers a trivial query now. */
+    public boolean isReachable() {
+        try (Connection connection = pool.getConnection()) {
+            return connection.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            LOG.debug("Rollback failed after an error", e);
+        }
+    }
+
+    /** Connection failures become 503s; every other SQL error is a bug and stays a 500. */
+    public static RuntimeException translate(SQLException e) {
+        String state = e.getSQLState();
+        boolean unavailable = e instanceof SQLTransientConnectionException
+                || (state != null && (state.startsWith("08") || state.equals("57P01")))
+                || (state != null && state.equals("57014"));
+        if (unavailable) {
+            return new DatabaseUnavailableException("Database unavailable: " + e.getMessage(), e);
+        }
+        return new StoreException(e);
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}

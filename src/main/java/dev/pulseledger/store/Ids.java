@@ -1,0 +1,24 @@
+package dev.pulseledger.store;
+
+import com.github.f4b6a3.ulid.UlidCreator;
+
+/** Opaque, time-ordered IDs with a type prefix (CONTRACT §1). */
+public final class Ids {
+    private Ids() {}
+
+    public static String account() {
+        return "acct_" + ulid();
+    }
+
+    public static String key() {
+        return "key_" + ulid();
+    }
+
+    public static String spending() {
+        return "sp_" + ulid();
+    }
+
+    private static String ulid() {
+        return UlidCreator.getMonotonicUlid().toLowerCase();
+    }
+}

@@ -1,0 +1,40 @@
+package dev.pulseledger.store;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.Optional;
+
+/** Small conversions between JDBC columns and domain values, shared by every store class. */
+public final class Rows {
+    private Rows() {}
+
+    public static Instant instant(ResultSet rs, String column) throws SQLException {
+        return Instant.ofEpochMilli(rs.getLong(column));
+    }
+
+    public static Optional<Instant> optionalInstant(ResultSet rs, String column) throws SQLException {
+        long millis = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(millis));
+    }
+
+    public static Optional<Long> optionalLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(value);
+    }
+
+    public static void setOptionalLong(PreparedStatement ps, int index, Optional<Long> value) throws SQLException {
+        if (value.isPresent()) {
+            ps.setLong(index, value.get());
+        } else {
+            ps.setNull(index, Types.BIGINT);
+        }
+    }
+
+    public static void setOptionalInstant(PreparedStatement ps, int index, Optional<Instant> value)
+            throws SQLException {
+        setOptionalLong(ps, index, value.map(Instant::toEpochMilli));
+    }
+}

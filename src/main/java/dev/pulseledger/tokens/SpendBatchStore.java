@@ -1,0 +1,327 @@
+package dev.pulseledger.tokens;
+
+import dev.pulseledger.accounts.LedgerWriter;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Dialect;
+import dev.pulseledger.store.Rows;
+import dev.pulseledger.tokens.LedgerCommand.Revert;
+import dev.pulseledger.tokens.LedgerCommand.Spend;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Applies a batch of spends and reverts in one transaction: it locks each account row once, decides
+ * every command in queue order against the locked balances, then writes with set-based batches.
+ * Across nodes the row locks make concurrent batches on one account take turns.
+ */
+public final class SpendBatchStore {
+    private static final String LOCK_ONE = "SELECT id, balance FROM accounts WHERE id = ?";
+    private static final String LOCK_MANY_POSTGRES =
+            "SELECT id, balance FROM accounts WHERE id = ANY (?) ORDER BY id FOR UPDATE";
+    private static final String UPDATE_BALANCE = "UPDATE accounts SET balance = ? WHERE id = ?";
+    private static final String INSERT_SPENDING =
+            "INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?)";
+    private static final String MARK_REVERTED =
+            "UPDATE spendings SET status = 'reverted', reverted_at = ? WHERE id = ? AND status = 'active'";
+    private static final String SELECT_SPENDING =
+            "SELECT id, account_id, amount, status, created_at, reverted_at FROM spendings"
+                    + " WHERE id = ? AND account_id = ?";
+    private static final String SELECT_SPEND_BALANCE =
+            "SELECT balance_after FROM ledger_entries WHERE spending_id = ? AND kind = 'spend'";
+    private static final String SELECT_IDEMPOTENCY =
+            "SELECT amount, outcome, spending_id, balance, created_at FROM idempotency_keys"
+                    + " WHERE account_id = ? AND key = ?";
+    private static final String INSERT_IDEMPOTENCY =
+            "INSERT INTO idempotency_keys (account_id, key, amount, outcome, spending_id, balance,"
+                    + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+    private final Database database;
+    private final Clock clock;
+
+    public SpendBatchStore(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    /**
+     * Applies the commands in one transaction and returns one outcome per command, in order.
+     *
+     * @param retry true when an earlier attempt of these commands may have committed; spends then
+     *     first look for their own spending and report it instead of spending again
+     */
+    public List<LedgerOutcome> apply(List<LedgerCommand> commands, boolean retry) {
+        return database.inTransaction(connection -> new Batch(connection, retry).run(commands));
+    }
+
+    /** The state of one batch while it is decided and written. */
+    private final class Batch {
+        private final Connection connection;
+        private final boolean retry;
+        private final Instant now = clock.instant();
+        private final Map<String, Long> balances = new LinkedHashMap<>();
+        private final Map<String, Long> changedBalances = new LinkedHashMap<>();
+        private final Map<String, Spending> newSpendings = new LinkedHashMap<>();
+        private final List<Spending> revertedEarlierSpendings = new ArrayList<>();
+        private final Map<String, IdempotencyRecord> newIdempotencyRecords = new HashMap<>();
+        private final List<LedgerLine> ledgerLines = new ArrayList<>();
+
+        Batch(Connection connection, boolean retry) {
+            this.connection = connection;
+            this.retry = retry;
+        }
+
+        List<LedgerOutcome> run(List<LedgerCommand> commands) throws SQLException {
+            lockAccounts(commands);
+            List<LedgerOutcome> outcomes = new ArrayList<>(commands.size());
+            for (LedgerCommand command : commands) {
+                outcomes.add(
+                        switch (command) {
+                            case Spend spend -> spend(spend);
+                            case Revert revert -> revert(revert);
+                        });
+            }
+            write();
+            return outcomes;
+        }
+
+        private void lockAccounts(List<LedgerCommand> commands) throws SQLException {
+            TreeSet<String> ids = new TreeSet<>();
+            commands.forEach(command -> ids.add(command.accountId()));
+            if (database.dialect() == Dialect.POSTGRESQL) {
+                try (PreparedStatement ps = connection.prepareStatement(LOCK_MANY_POSTGRES)) {
+                    Array array = connection.createArrayOf("text", ids.toArray());
+                    ps.setArray(1, array);
+                    readBalances(ps);
+                }
+            } else {
+                try (PreparedStatement ps = connection.prepareStatement(LOCK_ONE)) {
+                    for (String id : ids) {
+                        ps.setString(1, id);
+                        readBalances(ps);
+                    }
+                }
+            }
+        }
+
+        private void readBalances(PreparedStatement ps) throws SQLException {
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    balances.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        }
+
+        private long balance(String accountId) {
+            Long balance = balances.get(accountId);
+            if (balance == null) {
+                throw new IllegalStateException("Account vanished while spending: " + accountId);
+            }
+            return balance;
+        }
+
+        private void setBalance(String accountId, long balance) {
+            if (balance < 0) {
+                throw new IllegalStateException("A balance would go negative: " + accountId);
+            }
+            balances.put(accountId, balance);
+            changedBalances.put(accountId, balance);
+        }
+
+        private SpendResult spend(Spend command) throws SQLException {
+            SpendRequest request = command.request();
+            if (retry) {
+                Optional<SpendResult> landed = alreadyLanded(command);
+                if (landed.isPresent()) {
+                    return landed.get();
+                }
+            }
+            if (request.idempotencyKey().isPresent()) {
+                Optional<IdempotencyRecord> earlier = idempotencyRecord(request);
+                if (earlier.isPresent()) {
+                    return earlier.get().replay(request);
+                }
+            }
+            long balance = balance(request.accountId());
+            SpendResult result;
+            if (balance >= request.amount()) {
+                long after = balance - request.amount();
+                setBalance(request.accountId(), after);
+                Spending spending = new Spending(
+                        command.spendingId(), request.accountId(), request.amount(), false, now, Optional.empty());
+                newSpendings.put(spending.id(), spending);
+                ledgerLines.add(
+                        new LedgerLine(spending.accountId(), "spend", -spending.amount(), after, spending.id()));
+                result = new SpendResult.Spent(spending, after, false);
+            } else {
+                result = new SpendResult.InsufficientBalance(balance, request.amount(), false);
+            }
+            request.idempotencyKey()
+                    .ifPresent(key -> newIdempotencyRecords.put(
+                            idempotencyScope(request.accountId(), key), IdempotencyRecord.of(request, result, now)));
+            return result;
+        }
+
+        private Optional<SpendResult> alreadyLanded(Spend command) throws SQLException {
+            Optional<Spending> spending = findSpending(command.accountId(), command.spendingId());
+            if (spending.isEmpty()) {
+                return Optional.empty();
+            }
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_SPEND_BALANCE)) {
+                ps.setString(1, command.spendingId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    Spending first = new Spending(
+                            spending.get().id(),
+                            spending.get().accountId(),
+                            spending.get().amount(),
+                            false,
+                            spending.get().createdAt(),
+                            Optional.empty());
+                    return Optional.of(new SpendResult.Spent(first, rs.getLong(1), false));
+                }
+            }
+        }
+
+        private Optional<IdempotencyRecord> idempotencyRecord(SpendRequest request) throws SQLException {
+            String key = request.idempotencyKey().orElseThrow();
+            IdempotencyRecord inBatch = newIdempotencyRecords.get(idempotencyScope(request.accountId(), key));
+            if (inBatch != null) {
+                return Optional.of(inBatch);
+            }
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_IDEMPOTENCY)) {
+                ps.setString(1, request.accountId());
+                ps.setString(2, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new IdempotencyRecord(
+                            request.accountId(),
+                            key,
+                            rs.getLong("amount"),
+                            rs.getString("outcome"),
+                            Optional.ofNullable(rs.getString("spending_id")),
+                            rs.getLong("balance"),
+                            Rows.instant(rs, "created_at")));
+                }
+            }
+        }
+
+        private RevertResult revert(Revert command) throws SQLException {
+            Spending spending = newSpendings.get(command.spendingId());
+            if (spending == null || !spending.accountId().equals(command.accountId())) {
+                spending =
+                        findSpending(command.accountId(), command.spendingId()).orElse(null);
+            }
+            if (spending == null) {
+                return new RevertResult.NotFound();
+            }
+            if (spending.reverted()) {
+                return new RevertResult.Reverted(spending, balance(command.accountId()));
+            }
+            Spending reverted = spending.revertedAt(now);
+            long after = balance(command.accountId()) + spending.amount();
+            setBalance(command.accountId(), after);
+            if (newSpendings.containsKey(spending.id())) {
+                newSpendings.put(spending.id(), reverted);
+            } else {
+                revertedEarlierSpendings.add(reverted);
+            }
+            ledgerLines.add(new LedgerLine(spending.accountId(), "revert", spending.amount(), after, spending.id()));
+            return new RevertResult.Reverted(reverted, after);
+        }
+
+        private Optional<Spending> findSpending(String accountId, String spendingId) throws SQLException {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_SPENDING)) {
+                ps.setString(1, spendingId);
+                ps.setString(2, accountId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(SpendingQueries.spending(rs)) : Optional.empty();
+                }
+            }
+        }
+
+        private void write() throws SQLException {
+            try (PreparedStatement ps = connection.prepareStatement(UPDATE_BALANCE)) {
+                for (Map.Entry<String, Long> change : changedBalances.entrySet()) {
+                    ps.setLong(1, change.getValue());
+                    ps.setString(2, change.getKey());
+                    ps.addBatch();
+                }
+                executeIfAny(ps, changedBalances.size());
+            }
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_SPENDING)) {
+                for (Spending spending : newSpendings.values()) {
+                    ps.setString(1, spending.id());
+                    ps.setString(2, spending.accountId());
+                    ps.setLong(3, spending.amount());
+                    ps.setString(4, spending.reverted() ? "reverted" : "active");
+                    ps.setLong(5, spending.createdAt().toEpochMilli());
+                    Rows.setOptionalInstant(ps, 6, spending.revertedAt());
+                    ps.addBatch();
+                }
+                executeIfAny(ps, newSpendings.size());
+            }
+            try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
+                for (Spending spending : revertedEarlierSpendings) {
+                    ps.setLong(1, spending.revertedAt().orElseThrow().toEpochMilli());
+                    ps.setString(2, spending.id());
+                    ps.addBatch();
+                }
+                executeIfAny(ps, revertedEarlierSpendings.size());
+            }
+            try (LedgerWriter ledger = new LedgerWriter(connection)) {
+                for (LedgerLine line : ledgerLines) {
+                    ledger.add(
+                            line.accountId(),
+                            line.kind(),
+                            line.signedAmount(),
+                            line.balanceAfter(),
+                            Optional.of(line.spendingId()),
+                            Optional.empty(),
+                            now);
+                }
+                ledger.flush();
+            }
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
+                for (IdempotencyRecord record : newIdempotencyRecords.values()) {
+                    ps.setString(1, record.accountId());
+                    ps.setString(2, record.key());
+                    ps.setLong(3, record.amount());
+                    ps.setString(4, record.outcome());
+                    ps.setString(5, record.spendingId().orElse(null));
+                    ps.setLong(6, record.balance());
+                    ps.setLong(7, record.createdAt().toEpochMilli());
+                    ps.addBatch();
+                }
+                executeIfAny(ps, newIdempotencyRecords.size());
+            }
+        }
+
+        private static void executeIfAny(PreparedStatement ps, int count) throws SQLException {
+            if (count > 0) {
+                ps.executeBatch();
+            }
+        }
+    }
+
+    private static String idempotencyScope(String accountId, String key) {
+        return accountId + '\n' + key;
+    }
+
+    /** One balance change decided in a batch, written to the ledger with the batch. */
+    private record LedgerLine(String accountId, String kind, long signedAmount, long balanceAfter, String spendingId) {}
+}

@@ -1,0 +1,219 @@
+package dev.pulseledger.tokens;
+
+import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.PlanJson;
+import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.Cursors;
+import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.Responses;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.Caller;
+import dev.pulseledger.store.Page;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/** The caller's token API: spend, revert, balance, plan and spendings (CONTRACT §3). */
+public final class TokenRoutes {
+    static final HeaderName IDEMPOTENCY_KEY = HeaderNames.create("Idempotency-Key");
+    static final HeaderName IDEMPOTENT_REPLAYED = HeaderNames.create("Idempotent-Replayed");
+    private static final Pattern AMOUNT = Pattern.compile("[1-9][0-9]{0,9}");
+    private static final Pattern IDEMPOTENCY_KEY_TEXT = Pattern.compile("[\\x20-\\x7E]{1,255}");
+    private static final Pattern SPENDING_ID = Pattern.compile("sp_[0-9a-z]{26}");
+
+    private final Authenticator authenticator;
+    private final SpendLedger ledger;
+    private final SpendingQueries spendings;
+    private final AccountStore accounts;
+    private final PlanStore plans;
+    private final MeterRegistry metrics;
+
+    public TokenRoutes(
+            Authenticator authenticator,
+            SpendLedger ledger,
+            SpendingQueries spendings,
+            AccountStore accounts,
+            PlanStore plans,
+            MeterRegistry metrics) {
+        this.authenticator = authenticator;
+        this.ledger = ledger;
+        this.spendings = spendings;
+        this.accounts = accounts;
+        this.plans = plans;
+        this.metrics = metrics;
+    }
+
+    public void register(RouteTable routes) {
+        routes.post("/api/tokens/spend/{amount}", this::spend)
+                .get("/api/tokens/balance", this::balance)
+                .get("/api/tokens/plan", this::plan)
+                .get("/api/tokens/spendings", this::listSpendings)
+                .get("/api/tokens/spendings/{spendingId}", this::getSpending)
+                .post("/api/tokens/spendings/{spendingId}/revert", this::revert);
+    }
+
+    private void spend(ServerRequest req, ServerResponse res) {
+        Caller caller = authenticator.caller(Requests.apiKey(req));
+        long amount = amount(Requests.pathParam(req, "amount"));
+        Optional<String> idempotencyKey = idempotencyKey(req);
+        SpendResult result = queued(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
+        countSpend(result);
+        switch (result) {
+            case SpendResult.Spent spent -> {
+                if (spent.replayed()) {
+                    res.header(IDEMPOTENT_REPLAYED, "true");
+                }
+                res.header(
+                        Responses.LOCATION,
+                        "/api/tokens/spendings/" + spent.spending().id());
+                Responses.json(res, 201, TokenJson.spent(spent));
+            }
+            case SpendResult.InsufficientBalance insufficient -> {
+                ProblemException problem = new ProblemException(
+                        402,
+                        "insufficient_balance",
+                        "Payment Required",
+                        "The balance is " + insufficient.balance() + " tokens; this spend needs "
+                                + insufficient.required() + ".",
+                        Map.of("balance", insufficient.balance(), "required", insufficient.required()));
+                throw insufficient.replayed() ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
+            }
+            case SpendResult.IdempotencyKeyReused reused ->
+                throw ProblemException.unprocessable(
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was first used to spend " + reused.firstAmount()
+                                + " tokens; use a new key for a different amount.");
+            case SpendResult.IdempotencyKeyInUse inUse ->
+                throw new ProblemException(
+                        409,
+                        "idempotency_key_in_use",
+                        "Conflict",
+                        "A request with this Idempotency-Key is still being handled; retry shortly.");
+        }
+    }
+
+    private void revert(ServerRequest req, ServerResponse res) {
+        Caller caller = authenticator.caller(Requests.apiKey(req));
+        String spendingId = Requests.pathParam(req, "spendingId");
+        if (!SPENDING_ID.matcher(spendingId).matches()) {
+            throw spendingNotFound();
+        }
+        switch (queued(() -> ledger.revert(caller.accountId(), spendingId))) {
+            case RevertResult.Reverted reverted -> {
+                metrics.counter("pulseledger.reverts").increment();
+                Responses.ok(res, TokenJson.reverted(reverted));
+            }
+            case RevertResult.NotFound notFound -> throw spendingNotFound();
+        }
+    }
+
+    private void balance(ServerRequest req, ServerResponse res) {
+        Caller caller = authenticator.caller(Requests.apiKey(req));
+        long balance = accounts.balance(caller.accountId()).orElseThrow(TokenRoutes::accountGone);
+        Responses.ok(res, new TokenJson.BalanceBody(balance));
+    }
+
+    private void plan(ServerRequest req, ServerResponse res) {
+        Caller caller = authenticator.caller(Requests.apiKey(req));
+        String planId = accounts.find(caller.accountId())
+                .orElseThrow(TokenRoutes::accountGone)
+                .planId();
+        Responses.ok(res, PlanJson.of(plans.find(planId).orElseThrow(TokenRoutes::accountGone)));
+    }
+
+    private void getSpending(ServerRequest req, ServerResponse res) {
+        Caller caller = authenticator.caller(Requests.apiKey(req));
+        String spendingId = Requests.pathParam(req, "spendingId");
+        if (!SPENDING_ID.matcher(spendingId).matches()) {
+            throw spendingNotFound();
+        }
+        Spending spending = spendings.find(caller.accountId(), spendingId).orElseThrow(TokenRoutes::spendingNotFound);
+        Responses.ok(res, TokenJson.spending(spending));
+    }
+
+    private void listSpendings(ServerRequest req, ServerResponse res) {
+        Caller caller = authenticator.caller(Requests.apiKey(req));
+        int limit = Requests.pageSize(req);
+        long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
+        Page<Spending> page = spendings.list(caller.accountId(), before, limit);
+        Responses.ok(
+                res,
+                new TokenJson.SpendingPage(
+                        page.items().stream().map(TokenJson::spending).toList(),
+                        page.nextPosition().map(Cursors::encode).orElse(null)));
+    }
+
+    private static long amount(String text) {
+        if (text != null && AMOUNT.matcher(text).matches()) {
+            long amount = Long.parseLong(text);
+            if (amount <= SpendRequest.MAX_AMOUNT) {
+                return amount;
+            }
+        }
+        throw ProblemException.badRequest("invalid_amount", "The amount must be a whole number from 1 to 1000000000.");
+    }
+
+    private static Optional<String> idempotencyKey(ServerRequest req) {
+        if (req.headers().all(IDEMPOTENCY_KEY, List::of).size() > 1) {
+            throw invalidIdempotencyKey();
+        }
+        Optional<String> key = Requests.header(req, IDEMPOTENCY_KEY);
+        if (key.isPresent() && !IDEMPOTENCY_KEY_TEXT.matcher(key.get()).matches()) {
+            throw invalidIdempotencyKey();
+        }
+        return key;
+    }
+
+    private static ProblemException invalidIdempotencyKey() {
+        return ProblemException.badRequest(
+                "invalid_idempotency_key",
+                "Header 'Idempotency-Key' must be 1 to 255 printable ASCII characters, sent once.");
+    }
+
+    /** Runs a queued ledger call, turning a full queue or a lost answer into a 503. */
+    private static <T> T queued(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (OverloadedException e) {
+            throw new ProblemException(
+                            503, "overloaded", "Service Unavailable", "Too many spends are queued; retry shortly.")
+                    .withHeader("Retry-After", "1");
+        } catch (OutcomeUnknownException e) {
+            throw new ProblemException(
+                            503,
+                            "outcome_unknown",
+                            "Service Unavailable",
+                            "The spend did not finish in time and may or may not have happened; retry with the"
+                                    + " same Idempotency-Key to find out.")
+                    .withHeader("Retry-After", "1");
+        }
+    }
+
+    private void countSpend(SpendResult result) {
+        String outcome = switch (result) {
+            case SpendResult.Spent spent -> spent.replayed() ? "replayed" : "spent";
+            case SpendResult.InsufficientBalance insufficient -> "insufficient_balance";
+            case SpendResult.IdempotencyKeyReused reused -> "idempotency_key_reused";
+            case SpendResult.IdempotencyKeyInUse inUse -> "idempotency_key_in_use";
+        };
+        metrics.counter("pulseledger.spends", "outcome", outcome).increment();
+    }
+
+    private static ProblemException spendingNotFound() {
+        return ProblemException.notFound("spending_not_found", "No spending with this id belongs to your account.");
+    }
+
+    /** An authenticated key whose account row is gone: only a broken database does this. */
+    private static IllegalStateException accountGone() {
+        return new IllegalStateException("The caller's account or plan is missing");
+    }
+}

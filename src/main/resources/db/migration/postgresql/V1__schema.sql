@@ -1,0 +1,86 @@
+-- Pulseledger schema for PostgreSQL. Times are epoch milliseconds (UTC), as in the SQLite store.
+CREATE TABLE plans (
+    id                    TEXT    PRIMARY KEY,
+    name                  TEXT    NOT NULL,
+    description           TEXT    NOT NULL DEFAULT '',
+    monthly_tokens        BIGINT,
+    rate_limit_per_minute INTEGER,
+    created_at            BIGINT  NOT NULL,
+    updated_at            BIGINT  NOT NULL
+);
+
+CREATE TABLE accounts (
+    id         TEXT    PRIMARY KEY,
+    name       TEXT    NOT NULL,
+    plan_id    TEXT    NOT NULL REFERENCES plans (id),
+    balance    BIGINT  NOT NULL CHECK (balance >= 0),
+    status     TEXT    NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'suspended')),
+    created_at BIGINT  NOT NULL
+);
+
+CREATE TABLE api_keys (
+    id         TEXT    PRIMARY KEY,
+    account_id TEXT    NOT NULL REFERENCES accounts (id),
+    name       TEXT    NOT NULL DEFAULT '',
+    key_hash   TEXT    NOT NULL UNIQUE,
+    prefix     TEXT    NOT NULL,
+    created_at BIGINT  NOT NULL,
+    expires_at BIGINT,
+    revoked_at BIGINT
+);
+CREATE INDEX api_keys_account ON api_keys (account_id);
+
+CREATE TABLE admin_keys (
+    key_hash   TEXT    PRIMARY KEY,
+    created_at BIGINT  NOT NULL
+);
+
+CREATE TABLE spendings (
+    seq         BIGSERIAL PRIMARY KEY,
+    id          TEXT    NOT NULL UNIQUE,
+    account_id  TEXT    NOT NULL REFERENCES accounts (id),
+    amount      BIGINT  NOT NULL CHECK (amount > 0),
+    status      TEXT    NOT NULL CHECK (status IN ('active', 'reverted')),
+    created_at  BIGINT  NOT NULL,
+    reverted_at BIGINT
+);
+CREATE INDEX spendings_account_seq ON spendings (account_id, seq);
+
+CREATE TABLE ledger_entries (
+    seq           BIGSERIAL PRIMARY KEY,
+    account_id    TEXT    NOT NULL REFERENCES accounts (id),
+    kind          TEXT    NOT NULL CHECK (kind IN ('credit', 'spend', 'revert')),
+    amount        BIGINT  NOT NULL,
+    balance_after BIGINT  NOT NULL CHECK (balance_after >= 0),
+    spending_id   TEXT,
+    reason        TEXT,
+    created_at    BIGINT  NOT NULL
+);
+CREATE INDEX ledger_entries_account_seq ON ledger_entries (account_id, seq);
+
+CREATE TABLE idempotency_keys (
+    account_id  TEXT    NOT NULL REFERENCES accounts (id),
+    key         TEXT    NOT NULL,
+    amount      BIGINT  NOT NULL,
+    outcome     TEXT    NOT NULL CHECK (outcome IN ('spent', 'insufficient_balance')),
+    spending_id TEXT,
+    balance     BIGINT,
+    created_at  BIGINT  NOT NULL,
+    PRIMARY KEY (account_id, key)
+);
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+
+CREATE TABLE services (
+    id          TEXT    PRIMARY KEY,
+    name        TEXT    NOT NULL,
+    description TEXT    NOT NULL DEFAULT '',
+    status      TEXT    NOT NULL,
+    spotlighted BOOLEAN NOT NULL DEFAULT FALSE,
+    position    INTEGER NOT NULL DEFAULT 0,
+    public      BOOLEAN NOT NULL DEFAULT TRUE,
+    updated_at  BIGINT  NOT NULL
+);
+
+-- The contract promises a plan named free from the first start.
+INSERT INTO plans (id, name, description, created_at, updated_at)
+VALUES ('free', 'Free', 'The default plan.', (extract(epoch FROM now()) * 1000)::BIGINT, (extract(epoch FROM now()) * 1000)::BIGINT);
