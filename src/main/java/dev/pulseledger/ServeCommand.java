@@ -4,6 +4,7 @@ import dev.pulseledger.config.Config;
 import dev.pulseledger.config.ConfigParser;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -12,7 +13,7 @@ import picocli.CommandLine.Option;
         name = "serve",
         mixinStandardHelpOptions = true,
         description = "Run the Pulseledger service. Flags override PULSELEDGER_* environment variables.")
-final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements Callable<Integer> {
     @Option(
             names = "--host",
             defaultValue = "${env:PULSELEDGER_HOST:-0.0.0.0}",
@@ -76,9 +77,15 @@ final class ServeCommand implements Callable<Integer> {
             description = "Most spends and reverts committed together (PULSELEDGER_SPEND_BATCH_SIZE).")
     String spendBatchSize;
 
-    @Override
-    public Integer call() throws InterruptedException {
-        Config config = ConfigParser.parse(new ConfigParser.Raw(
+    /** Parses {@code serve} flags (falling back to the environment) into a checked config. */
+    public static Config parseConfig(String... args) {
+        ServeCommand command = new ServeCommand();
+        new CommandLine(command).parseArgs(args);
+        return command.config();
+    }
+
+    private Config config() {
+        return ConfigParser.parse(new ConfigParser.Raw(
                 host,
                 port,
                 databaseUrl,
@@ -90,6 +97,11 @@ final class ServeCommand implements Callable<Integer> {
                 databaseStartupTimeoutSeconds,
                 spendQueueLength,
                 spendBatchSize));
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Config config = config();
         Application application = Application.start(config, System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

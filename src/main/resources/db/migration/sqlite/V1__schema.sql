@@ -57,6 +57,7 @@ CREATE TABLE ledger_entries (
     created_at    INTEGER NOT NULL
 );
 CREATE INDEX ledger_entries_account_seq ON ledger_entries (account_id, seq);
+CREATE INDEX ledger_entries_spending ON ledger_entries (spending_id);
 
 CREATE TABLE idempotency_keys (
     account_id  TEXT    NOT NULL REFERENCES accounts (id),

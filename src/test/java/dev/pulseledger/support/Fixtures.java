@@ -1,0 +1,37 @@
+package dev.pulseledger.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+/** Sets up accounts and keys through the operator API, as an operator would. */
+public final class Fixtures {
+    private final Api admin;
+
+    public Fixtures(TestNode node) {
+        this.admin = node.admin();
+    }
+
+    /** Creates an account on the free plan with the given opening balance; returns its id. */
+    public String account(long balance) {
+        Reply reply = admin.post("/admin/accounts", Map.of("name", "test account", "balance", balance));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
+        return reply.json().get("id").asText();
+    }
+
+    /** Issues a caller key for the account and returns the key itself. */
+    public String key(String accountId) {
+        Reply reply = admin.post("/admin/accounts/" + accountId + "/keys", Map.of("name", "test key"));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
+        return reply.json().get("key").asText();
+    }
+
+    /** An account with a balance and a caller key for it. */
+    public Caller caller(long balance) {
+        String accountId = account(balance);
+        return new Caller(accountId, key(accountId));
+    }
+
+    /** A test caller: its account id and its plaintext key. */
+    public record Caller(String accountId, String key) {}
+}

@@ -1,0 +1,73 @@
+package dev.pulseledger.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * The two stores every shared test runs against. Each call of {@link #newDatabaseUrl()} gives a
+ * fresh, empty database: a new SQLite file, or a new PostgreSQL database on the server named by
+ * {@code PULSELEDGER_TEST_POSTGRES_URL} (default: the local server, user postgres).
+ */
+public enum TestStore {
+    SQLITE,
+    POSTGRESQL;
+
+    public static final String POSTGRES_URL_ENV = "PULSELEDGER_TEST_POSTGRES_URL";
+    private static final String DEFAULT_POSTGRES_URL = "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres";
+
+    public String newDatabaseUrl() {
+        return switch (this) {
+            case SQLITE -> "jdbc:sqlite:" + newSqliteFile();
+            case POSTGRESQL -> newPostgresDatabase();
+        };
+    }
+
+    private static Path newSqliteFile() {
+        try {
+            return Files.createTempDirectory("pulseledger-test").resolve("pulseledger.db");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The maintenance URL of the test PostgreSQL server. */
+    public static String postgresServerUrl() {
+        String url = System.getenv(POSTGRES_URL_ENV);
+        return url == null || url.isBlank() ? DEFAULT_POSTGRES_URL : url;
+    }
+
+    private static String newPostgresDatabase() {
+        String name = "pulseledger_test_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 16).toLowerCase(Locale.ROOT);
+        String server = postgresServerUrl();
+        try (Connection connection = DriverManager.getConnection(server);
+                Statement statement = connection.createStatement()) {
+            // The name is made here from hex digits only, never from input.
+            statement.execute("CREATE DATABASE " + name);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> dropQuietly(server, name)));
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "PostgreSQL is required for the tests and is not reachable at " + server + " (" + POSTGRES_URL_ENV
+                            + "): " + e.getMessage(),
+                    e);
+        }
+        return server.replaceFirst("/[^/?]+(\\?|$)", "/" + name + "$1");
+    }
+
+    private static void dropQuietly(String server, String name) {
+        try (Connection connection = DriverManager.getConnection(server);
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        } catch (SQLException e) {
+            // Best effort: a leftover test database harms nothing but disk space.
+        }
+    }
+}
