@@ -2,20 +2,16 @@ package dev.pulseledger.health;
 
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.openapi.OpenApiDocument;
 import dev.pulseledger.store.Database;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /** Liveness, readiness, Prometheus metrics and the OpenAPI document: no caller key needed. */
 public final class HealthRoutes {
-    private static final String OPENAPI_RESOURCE = "/openapi.json";
-
     private final Database database;
     private final PrometheusMeterRegistry registry;
     private final byte[] openApi;
@@ -23,7 +19,7 @@ public final class HealthRoutes {
     public HealthRoutes(Database database, PrometheusMeterRegistry registry) {
         this.database = database;
         this.registry = registry;
-        this.openApi = readOpenApi();
+        this.openApi = OpenApiDocument.load();
     }
 
     public void register(RouteTable routes) {
@@ -55,16 +51,5 @@ public final class HealthRoutes {
 
     private void openApi(ServerRequest req, ServerResponse res) {
         Responses.send(res, 200, Responses.JSON, openApi);
-    }
-
-    private static byte[] readOpenApi() {
-        try (InputStream in = HealthRoutes.class.getResourceAsStream(OPENAPI_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("The OpenAPI document is missing from the jar");
-            }
-            return in.readAllBytes();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
