@@ -80,7 +80,8 @@ public final class Application implements AutoCloseable {
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
         GroupCommitLedger ledger = new GroupCommitLedger(
                 new SpendBatchStore(database, clock),
-                new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT));
+                new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
+                metrics);
         if (config.demo()) {
             DemoSeed.seed(plans, accounts, keys, services, clock, console);
         }

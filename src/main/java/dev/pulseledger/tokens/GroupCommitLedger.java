@@ -2,6 +2,9 @@ package dev.pulseledger.tokens;
 
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Ids;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,12 +35,20 @@ public final class GroupCommitLedger implements SpendLedger, AutoCloseable {
     private final BlockingQueue<Pending> queue;
     private final Set<String> keysInFlight = ConcurrentHashMap.newKeySet();
     private final Thread writer;
+    private final DistributionSummary batchSizes;
+    private final Timer batchTimes;
     private volatile boolean running = true;
 
-    public GroupCommitLedger(SpendBatchStore store, Limits limits) {
+    public GroupCommitLedger(SpendBatchStore store, Limits limits, MeterRegistry metrics) {
         this.store = store;
         this.limits = limits;
         this.queue = new ArrayBlockingQueue<>(limits.maxQueueLength());
+        this.batchSizes = DistributionSummary.builder("pulseledger.spend.batch.size")
+                .description("Spends and reverts committed together in one transaction")
+                .register(metrics);
+        this.batchTimes = Timer.builder("pulseledger.spend.batch")
+                .description("Time to apply and commit one batch of spends and reverts")
+                .register(metrics);
         this.writer = Thread.ofPlatform().name("spend-writer").daemon(true).unstarted(this::drain);
         writer.start();
     }
@@ -93,7 +104,8 @@ public final class GroupCommitLedger implements SpendLedger, AutoCloseable {
                 }
                 batch.add(first);
                 queue.drainTo(batch, limits.maxBatchSize() - 1);
-                applyBatch(batch);
+                batchSizes.record(batch.size());
+                batchTimes.record(() -> applyBatch(batch));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
