@@ -3,9 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The server is started exactly as the README's run command starts it, with these JVM options.
-README_JAVA_OPTIONS="${BENCH_JAVA_OPTIONS-}"
-
 for tool in wrk pgbench; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (apt-get install -y wrk postgresql-client)" >&2; exit 2; }
 done
@@ -13,4 +10,15 @@ JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 if [[ ! -f target/pulseledger.jar || -n "$(find src pom.xml -newer target/pulseledger.jar -print -quit)" ]]; then
   ./mvnw -B -q package -DskipTests
 fi
-exec "$JAVA" --enable-native-access=ALL-UNNAMED -cp target/pulseledger.jar bench/Bench.java --java-options "$README_JAVA_OPTIONS" "$@"
+
+# The server starts with the JVM options of the README's run command ("java <options> -jar
+# target/pulseledger.jar serve"), so what is measured is what the README tells people to run.
+readme_command="$(grep -oE 'java( +-[^ ]+)* +-jar target/pulseledger\.jar serve' README.md | head -1 || true)"
+if [[ -z "$readme_command" ]]; then
+  echo "bench: README.md has no 'java ... -jar target/pulseledger.jar serve' command to copy" >&2
+  exit 2
+fi
+java_options="$(sed -E 's/^java *//; s/ *-jar target\/pulseledger\.jar serve$//' <<<"$readme_command")"
+
+exec "$JAVA" --enable-native-access=ALL-UNNAMED -cp target/pulseledger.jar bench/Bench.java \
+  --java-options "${BENCH_JAVA_OPTIONS-$java_options}" "$@"
