@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * Applies a batch of spends and reverts in one transaction: it locks each account row once, decides
@@ -41,6 +42,28 @@ public final class SpendBatchStore {
                     + " WHERE id = ? AND account_id = ?";
     private static final String SELECT_SPEND_BALANCE =
             "SELECT balance_after FROM ledger_entries WHERE spending_id = ? AND kind = 'spend'";
+    /**
+     * PostgreSQL writes a batch's changes in one statement from arrays. WITH ORDINALITY keeps the
+     * queue's order, so sequence numbers follow it as they do on SQLite.
+     */
+    private static final String WRITE_CHANGES_POSTGRES = """
+            WITH batch AS (SELECT ?::bigint AS created_at),
+            balances AS (
+                UPDATE accounts a SET balance = c.balance
+                FROM unnest(?::text[], ?::bigint[]) AS c (id, balance)
+                WHERE a.id = c.id),
+            new_spendings AS (
+                INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at)
+                SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at
+                FROM batch, unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[]) WITH ORDINALITY
+                    AS s (id, account_id, amount, status, reverted_at, position)
+                ORDER BY s.position)
+            INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, created_at)
+            SELECT l.account_id, l.kind, l.amount, l.balance_after, l.spending_id, batch.created_at
+            FROM batch, unnest(?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[]) WITH ORDINALITY
+                AS l (account_id, kind, amount, balance_after, spending_id, position)
+            ORDER BY l.position""";
+
     private static final String SELECT_IDEMPOTENCY =
             "SELECT amount, outcome, spending_id, balance, created_at FROM idempotency_keys"
                     + " WHERE account_id = ? AND key = ?";
@@ -255,6 +278,36 @@ public final class SpendBatchStore {
         }
 
         private void write() throws SQLException {
+            if (database.dialect() == Dialect.POSTGRESQL) {
+                writeChangesAtOnce();
+            } else {
+                writeChangesInBatches();
+            }
+            try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
+                for (Spending spending : revertedEarlierSpendings) {
+                    ps.setLong(1, spending.revertedAt().orElseThrow().toEpochMilli());
+                    ps.setString(2, spending.id());
+                    ps.addBatch();
+                }
+                executeIfAny(ps, revertedEarlierSpendings.size());
+            }
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
+                for (IdempotencyRecord record : newIdempotencyRecords.values()) {
+                    ps.setString(1, record.accountId());
+                    ps.setString(2, record.key());
+                    ps.setLong(3, record.amount());
+                    ps.setString(4, record.outcome());
+                    ps.setString(5, record.spendingId().orElse(null));
+                    ps.setLong(6, record.balance());
+                    ps.setLong(7, record.createdAt().toEpochMilli());
+                    ps.addBatch();
+                }
+                executeIfAny(ps, newIdempotencyRecords.size());
+            }
+        }
+
+        /** SQLite runs in this process, so a statement per row costs no round trip. */
+        private void writeChangesInBatches() throws SQLException {
             try (PreparedStatement ps = connection.prepareStatement(UPDATE_BALANCE)) {
                 for (Map.Entry<String, Long> change : changedBalances.entrySet()) {
                     ps.setLong(1, change.getValue());
@@ -275,14 +328,6 @@ public final class SpendBatchStore {
                 }
                 executeIfAny(ps, newSpendings.size());
             }
-            try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
-                for (Spending spending : revertedEarlierSpendings) {
-                    ps.setLong(1, spending.revertedAt().orElseThrow().toEpochMilli());
-                    ps.setString(2, spending.id());
-                    ps.addBatch();
-                }
-                executeIfAny(ps, revertedEarlierSpendings.size());
-            }
             try (LedgerWriter ledger = new LedgerWriter(connection)) {
                 for (LedgerLine line : ledgerLines) {
                     ledger.add(
@@ -296,19 +341,47 @@ public final class SpendBatchStore {
                 }
                 ledger.flush();
             }
-            try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
-                for (IdempotencyRecord record : newIdempotencyRecords.values()) {
-                    ps.setString(1, record.accountId());
-                    ps.setString(2, record.key());
-                    ps.setLong(3, record.amount());
-                    ps.setString(4, record.outcome());
-                    ps.setString(5, record.spendingId().orElse(null));
-                    ps.setLong(6, record.balance());
-                    ps.setLong(7, record.createdAt().toEpochMilli());
-                    ps.addBatch();
-                }
-                executeIfAny(ps, newIdempotencyRecords.size());
+        }
+
+        /**
+         * PostgreSQL: the new balances, spendings and ledger lines go as arrays in one statement, one
+         * round trip whatever the batch size (a statement per table cost a round trip each).
+         */
+        private void writeChangesAtOnce() throws SQLException {
+            if (ledgerLines.isEmpty()) {
+                return; // every command was refused or replayed: nothing changed
             }
+            List<Spending> spendings = List.copyOf(newSpendings.values());
+            try (PreparedStatement ps = connection.prepareStatement(WRITE_CHANGES_POSTGRES)) {
+                int i = 0;
+                ps.setLong(++i, now.toEpochMilli());
+                ps.setArray(++i, texts(changedBalances.keySet().stream()));
+                ps.setArray(++i, longs(changedBalances.values().stream()));
+                ps.setArray(++i, texts(spendings.stream().map(Spending::id)));
+                ps.setArray(++i, texts(spendings.stream().map(Spending::accountId)));
+                ps.setArray(++i, longs(spendings.stream().map(Spending::amount)));
+                ps.setArray(++i, texts(spendings.stream().map(s -> s.reverted() ? "reverted" : "active")));
+                ps.setArray(
+                        ++i,
+                        longs(spendings.stream()
+                                .map(s -> s.revertedAt()
+                                        .map(Instant::toEpochMilli)
+                                        .orElse(null))));
+                ps.setArray(++i, texts(ledgerLines.stream().map(LedgerLine::accountId)));
+                ps.setArray(++i, texts(ledgerLines.stream().map(LedgerLine::kind)));
+                ps.setArray(++i, longs(ledgerLines.stream().map(LedgerLine::signedAmount)));
+                ps.setArray(++i, longs(ledgerLines.stream().map(LedgerLine::balanceAfter)));
+                ps.setArray(++i, texts(ledgerLines.stream().map(LedgerLine::spendingId)));
+                ps.executeUpdate();
+            }
+        }
+
+        private Array texts(Stream<String> values) throws SQLException {
+            return connection.createArrayOf("text", values.toArray());
+        }
+
+        private Array longs(Stream<Long> values) throws SQLException {
+            return connection.createArrayOf("bigint", values.toArray());
         }
 
         private static void executeIfAny(PreparedStatement ps, int count) throws SQLException {
