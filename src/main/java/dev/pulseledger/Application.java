@@ -20,6 +20,7 @@ import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
@@ -46,12 +47,15 @@ public final class Application implements AutoCloseable {
 
     private final Database database;
     private final GroupCommitLedger ledger;
+    private final BalanceReader balances;
     private final WebServer server;
     private final RouteTable routes;
 
-    private Application(Database database, GroupCommitLedger ledger, WebServer server, RouteTable routes) {
+    private Application(
+            Database database, GroupCommitLedger ledger, BalanceReader balances, WebServer server, RouteTable routes) {
         this.database = database;
         this.ledger = ledger;
+        this.balances = balances;
         this.server = server;
         this.routes = routes;
     }
@@ -92,7 +96,8 @@ public final class Application implements AutoCloseable {
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
         new PulseRoutes(authenticator, feed).register(routes);
-        new TokenRoutes(authenticator, ledger, new SpendingQueries(database), accounts, plans, metrics)
+        BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
+        new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(authenticator, plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
@@ -115,7 +120,7 @@ public final class Application implements AutoCloseable {
                 "Pulseledger listening on port {} with a {} database",
                 server.port(),
                 database.dialect().name().toLowerCase());
-        return new Application(database, ledger, server, routes);
+        return new Application(database, ledger, balances, server, routes);
     }
 
     public int port() {
@@ -132,6 +137,7 @@ public final class Application implements AutoCloseable {
     public void close() {
         server.stop();
         ledger.close();
+        balances.close();
         database.close();
     }
 }

@@ -32,6 +32,7 @@ public final class TokenRoutes {
 
     private final Authenticator authenticator;
     private final SpendLedger ledger;
+    private final BalanceReader balances;
     private final SpendingQueries spendings;
     private final AccountStore accounts;
     private final PlanStore plans;
@@ -40,12 +41,14 @@ public final class TokenRoutes {
     public TokenRoutes(
             Authenticator authenticator,
             SpendLedger ledger,
+            BalanceReader balances,
             SpendingQueries spendings,
             AccountStore accounts,
             PlanStore plans,
             MeterRegistry metrics) {
         this.authenticator = authenticator;
         this.ledger = ledger;
+        this.balances = balances;
         this.spendings = spendings;
         this.accounts = accounts;
         this.plans = plans;
@@ -118,7 +121,7 @@ public final class TokenRoutes {
 
     private void balance(ServerRequest req, ServerResponse res) {
         Caller caller = authenticator.caller(Requests.apiKey(req));
-        long balance = accounts.balance(caller.accountId()).orElseThrow(TokenRoutes::accountGone);
+        long balance = queued(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         Responses.ok(res, new TokenJson.BalanceBody(balance));
     }
 
@@ -179,13 +182,13 @@ public final class TokenRoutes {
                 "Header 'Idempotency-Key' must be 1 to 255 printable ASCII characters, sent once.");
     }
 
-    /** Runs a queued ledger call, turning a full queue or a lost answer into a 503. */
+    /** Runs a queued call, turning a full queue or a lost answer into a 503. */
     private static <T> T queued(Supplier<T> call) {
         try {
             return call.get();
         } catch (OverloadedException e) {
             throw new ProblemException(
-                            503, "overloaded", "Service Unavailable", "Too many spends are queued; retry shortly.")
+                            503, "overloaded", "Service Unavailable", "Too many requests are queued; retry shortly.")
                     .withHeader("Retry-After", "1");
         } catch (OutcomeUnknownException e) {
             throw new ProblemException(
