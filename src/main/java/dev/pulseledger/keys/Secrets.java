@@ -13,6 +13,7 @@ public final class Secrets {
     private static final int RANDOM_CHARS = 32;
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final MessageDigest SHA_256 = sha256Prototype();
 
     private Secrets() {}
 
@@ -40,7 +41,17 @@ public final class Secrets {
 
     private static byte[] sha256(String key) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            // Every request hashes its key; cloning a digest skips getInstance's provider lookup.
+            MessageDigest digest = (MessageDigest) SHA_256.clone();
+            return digest.digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("The JDK's SHA-256 digest can be cloned", e);
+        }
+    }
+
+    private static MessageDigest sha256Prototype() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
