@@ -51,9 +51,12 @@ public final class Bench {
         Options options = Options.parse(args);
         Files.createDirectories(options.out());
         Report report = new Report();
+        report.machine = Machine.describe(options);
+        System.out.println(report.machine);
         for (String store : options.stores()) {
             new StoreRun(options, store, report).run();
         }
+        report.loadAfter = Machine.loadAverage();
         String text = report.render(options);
         System.out.println();
         System.out.println(text);
@@ -206,6 +209,8 @@ public final class Bench {
         final List<Result> results = new ArrayList<>();
         final List<String> checks = new ArrayList<>();
         final Map<String, Long> peakRssKb = new LinkedHashMap<>();
+        String machine = "";
+        String loadAfter = "";
         boolean failed;
 
         void add(Result result) {
@@ -244,6 +249,7 @@ public final class Bench {
 
         String render(Options options) {
             StringBuilder md = new StringBuilder();
+            md.append(machine).append("Load average at the end: ").append(loadAfter).append("\n\n");
             md.append("| store | case | connections | req/s | p50 ms | p99 ms | server RSS MB |"
                     + " CPU µs/req server + db | statuses | batches: count × mean size, mean ms |\n");
             md.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
@@ -498,7 +504,7 @@ public final class Bench {
             if (key != null) {
                 command.add(key);
             }
-            String output = Processes.run(command, Duration.ofSeconds(seconds + 60), Map.of("BENCH_TALLY", tally ? "1" : "0"));
+            String output = Processes.run(command, Duration.ofSeconds(seconds + 60), Map.of("BENCH_TALLY", tally ? "1" : "0"), true);
             Files.writeString(
                     folder.resolve("wrk.log"),
                     String.join(" ", command).replace(key == null ? "\0" : key, "<key>") + "\n" + output + "\n",
@@ -996,13 +1002,65 @@ public final class Bench {
         }
     }
 
+    /** What the numbers were measured on; a busy machine (load average above the cores) skews them. */
+    static final class Machine {
+        static String describe(Options options) throws Exception {
+            String cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(line -> line.startsWith("model name"))
+                    .findFirst()
+                    .map(line -> line.substring(line.indexOf(':') + 1).trim())
+                    .orElse("unknown CPU");
+            String memory = Files.readAllLines(Path.of("/proc/meminfo")).stream()
+                    .filter(line -> line.startsWith("MemTotal"))
+                    .findFirst()
+                    .map(line -> Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024 / 1024 + " GB")
+                    .orElse("?");
+            String postgres = "not used";
+            if (options.stores().contains("postgresql")) {
+                String url = "jdbc:postgresql://" + options.pgHost() + ":" + options.pgPort() + "/postgres?user="
+                        + options.pgUser();
+                try (Connection connection = DriverManager.getConnection(url);
+                        Statement statement = connection.createStatement();
+                        ResultSet rs = statement.executeQuery("SHOW server_version")) {
+                    rs.next();
+                    postgres = "PostgreSQL " + rs.getString(1);
+                }
+            }
+            return String.format(
+                    Locale.ROOT,
+                    "Machine: %d cores (%s), %s RAM, Linux %s; Java %s; %s; %s; server JVM options: %s%n"
+                            + "Run: %d s per case after %d s of warm-up; load average at the start: %s%n",
+                    Runtime.getRuntime().availableProcessors(),
+                    cpu,
+                    memory,
+                    Files.readString(Path.of("/proc/sys/kernel/osrelease")).trim(),
+                    Runtime.version(),
+                    Processes.run(List.of("wrk", "-v"), Duration.ofSeconds(10), Map.of(), false) // exits 1
+                            .lines()
+                            .findFirst()
+                            .orElse("wrk")
+                            .replaceAll(" Copyright.*", ""),
+                    postgres,
+                    options.javaOptions().isEmpty() ? "(none)" : String.join(" ", options.javaOptions()),
+                    options.seconds(),
+                    options.warmupSeconds(),
+                    loadAverage());
+        }
+
+        static String loadAverage() throws IOException {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        }
+    }
+
     /** Runs a command to its end and returns what it printed. */
     static final class Processes {
         static String run(List<String> command, Duration timeout) throws IOException, InterruptedException {
-            return run(command, timeout, Map.of());
+            return run(command, timeout, Map.of(), true);
         }
 
-        static String run(List<String> command, Duration timeout, Map<String, String> environment)
+        static String run(
+                List<String> command, Duration timeout, Map<String, String> environment, boolean requireSuccess)
                 throws IOException, InterruptedException {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
             builder.environment().putAll(environment);
@@ -1018,7 +1076,7 @@ public final class Bench {
                 throw new IllegalStateException("timed out: " + String.join(" ", command));
             }
             reader.join();
-            if (process.exitValue() != 0) {
+            if (requireSuccess && process.exitValue() != 0) {
                 throw new IllegalStateException("exit " + process.exitValue() + ": " + String.join(" ", command) + "\n" + output);
             }
             return output.toString();
