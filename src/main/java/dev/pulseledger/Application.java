@@ -1,12 +1,18 @@
 package dev.pulseledger;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.admin.KeyAdminRoutes;
+import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
+import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.events.Outbox;
+import dev.pulseledger.events.PulseStreamRoutes;
+import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
@@ -24,6 +30,9 @@ import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
+import dev.pulseledger.webhooks.DeliveryWorker;
+import dev.pulseledger.webhooks.WebhookAdminRoutes;
+import dev.pulseledger.webhooks.WebhookStore;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -33,6 +42,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -48,12 +58,22 @@ public final class Application implements AutoCloseable {
     private final GroupCommitLedger ledger;
     private final WebServer server;
     private final RouteTable routes;
+    private final StatusChangeFeed statusChanges;
+    private final DeliveryWorker webhookWorker;
 
-    private Application(Database database, GroupCommitLedger ledger, WebServer server, RouteTable routes) {
+    private Application(
+            Database database,
+            GroupCommitLedger ledger,
+            WebServer server,
+            RouteTable routes,
+            StatusChangeFeed statusChanges,
+            DeliveryWorker webhookWorker) {
         this.database = database;
         this.ledger = ledger;
         this.server = server;
         this.routes = routes;
+        this.statusChanges = statusChanges;
+        this.webhookWorker = webhookWorker;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
@@ -74,13 +94,27 @@ public final class Application implements AutoCloseable {
         PlanStore plans = new PlanStore(database);
         AccountStore accounts = new AccountStore(database);
         KeyStore keys = new KeyStore(database);
-        ServiceStore services = new ServiceStore(database);
+        WebhookStore webhooks = new WebhookStore(database);
+        Outbox outbox = new Outbox(database, webhooks::enqueue);
+        ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
         GroupCommitLedger ledger = new GroupCommitLedger(
-                new SpendBatchStore(database, clock),
+                new SpendBatchStore(database, clock, outbox),
                 new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT));
+        EventSettings events = config.events();
+        StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
+        DeliveryWorker webhookWorker = DeliveryWorker.start(
+                webhooks,
+                outbox,
+                new DeliveryWorker.Settings(
+                        events.pollInterval(),
+                        events.webhookMaxAttempts(),
+                        events.webhookRetryBase(),
+                        events.webhookTimeout()),
+                clock,
+                new SecureRandom());
         if (config.demo()) {
             DemoSeed.seed(plans, accounts, keys, services, clock, console);
         }
@@ -91,12 +125,15 @@ public final class Application implements AutoCloseable {
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
         new PulseRoutes(authenticator, feed).register(routes);
+        new PulseStreamRoutes(authenticator, statusChanges, events.heartbeatInterval()).register(routes);
         new TokenRoutes(authenticator, ledger, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(authenticator, plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
+        new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
+        new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
         routes.finish();
 
         WebServer server = WebServer.builder()
@@ -112,7 +149,7 @@ public final class Application implements AutoCloseable {
                 "Pulseledger listening on port {} with a {} database",
                 server.port(),
                 database.dialect().name().toLowerCase());
-        return new Application(database, ledger, server, routes);
+        return new Application(database, ledger, server, routes, statusChanges, webhookWorker);
     }
 
     public int port() {
@@ -124,10 +161,15 @@ public final class Application implements AutoCloseable {
         return routes.routes();
     }
 
-    /** Stops taking requests, lets queued spends commit, then closes the database. */
+    /**
+     * Ends open event streams, stops taking requests, lets queued spends commit and webhook attempts
+     * in flight finish, then closes the database.
+     */
     @Override
     public void close() {
+        statusChanges.close();
         server.stop();
+        webhookWorker.close();
         ledger.close();
         database.close();
     }

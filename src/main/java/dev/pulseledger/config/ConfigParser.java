@@ -20,7 +20,16 @@ public final class ConfigParser {
             String databaseStatementTimeoutMillis,
             String databaseStartupTimeoutSeconds,
             String spendQueueLength,
-            String spendBatchSize) {}
+            String spendBatchSize,
+            RawEvents events) {}
+
+    /** The raw event settings (see {@link EventSettings}). */
+    public record RawEvents(
+            String pollMillis,
+            String heartbeatMillis,
+            String webhookMaxAttempts,
+            String webhookRetryBaseMillis,
+            String webhookTimeoutMillis) {}
 
     private ConfigParser() {}
 
@@ -58,7 +67,25 @@ public final class ConfigParser {
                 new Setting("--spend-queue-length", "PULSELEDGER_SPEND_QUEUE_LENGTH", raw.spendQueueLength())
                         .intBetween(1, 1_000_000),
                 new Setting("--spend-batch-size", "PULSELEDGER_SPEND_BATCH_SIZE", raw.spendBatchSize())
-                        .intBetween(1, 10_000));
+                        .intBetween(1, 10_000),
+                events(raw.events()));
+    }
+
+    private static EventSettings events(RawEvents raw) {
+        return new EventSettings(
+                new Setting("--events-poll-ms", "PULSELEDGER_EVENTS_POLL_MS", raw.pollMillis())
+                        .millisBetween(10, 60_000),
+                new Setting("--sse-heartbeat-ms", "PULSELEDGER_SSE_HEARTBEAT_MS", raw.heartbeatMillis())
+                        .millisBetween(100, 300_000),
+                new Setting("--webhook-max-attempts", "PULSELEDGER_WEBHOOK_MAX_ATTEMPTS", raw.webhookMaxAttempts())
+                        .intBetween(1, 50),
+                new Setting(
+                                "--webhook-retry-base-ms",
+                                "PULSELEDGER_WEBHOOK_RETRY_BASE_MS",
+                                raw.webhookRetryBaseMillis())
+                        .millisBetween(10, 3_600_000),
+                new Setting("--webhook-timeout-ms", "PULSELEDGER_WEBHOOK_TIMEOUT_MS", raw.webhookTimeoutMillis())
+                        .millisBetween(100, 60_000));
     }
 
     private static Optional<String> adminKey(String value) {
