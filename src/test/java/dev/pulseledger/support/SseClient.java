@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A Server-Sent Events client for tests: connects to a stream, parses events as the HTML standard
@@ -97,12 +96,7 @@ public final class SseClient implements AutoCloseable {
 
     /** The next event, waiting up to {@code timeout}; empty if none came. */
     public Optional<Event> next(Duration timeout) {
-        try {
-            return Optional.ofNullable(events.poll(timeout.toMillis(), TimeUnit.MILLISECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Waiting.next(events, timeout);
     }
 
     /** The next event, failing the test if none comes within 20 seconds. */
@@ -112,12 +106,7 @@ public final class SseClient implements AutoCloseable {
 
     /** The next comment line (such as a heartbeat), waiting up to {@code timeout}. */
     public Optional<String> nextComment(Duration timeout) {
-        try {
-            return Optional.ofNullable(comments.poll(timeout.toMillis(), TimeUnit.MILLISECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Waiting.next(comments, timeout);
     }
 
     /** The response body of a refused stream (a problem document). */

@@ -15,7 +15,6 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A local HTTP server that stands in for an operator's webhook endpoint: it records every request
@@ -79,12 +78,7 @@ public final class WebhookReceiver implements AutoCloseable {
 
     /** The next request, waiting up to {@code timeout}; empty if none came. */
     public Optional<Received> next(Duration timeout) {
-        try {
-            return Optional.ofNullable(received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Waiting.next(received, timeout);
     }
 
     /** The next request, failing the test if none comes within 20 seconds. */

@@ -68,9 +68,7 @@ class WebhookDeliveryTest {
         try (WebhookReceiver receiver = WebhookReceiver.start().answering(500, 503);
                 TestNode node = TestNode.start(store.newDatabaseUrl(), FAST_RETRIES)) {
             putService(node, "api", "operational");
-            String webhookId = register(node, receiver, "service.status_changed")
-                    .path("id")
-                    .asText();
+            String webhookId = registerId(node, receiver, "service.status_changed");
 
             setStatus(node, "api", "degraded_performance");
 
@@ -81,10 +79,7 @@ class WebhookDeliveryTest {
             assertThat(requests)
                     .extracting(r -> r.header("Pulseledger-Delivery-Attempt"))
                     .containsExactly("1", "2", "3");
-            Waiting.until(
-                    "the delivery is logged as delivered",
-                    () -> onlyDelivery(node, webhookId).path("status").asText().equals("delivered"));
-            JsonNode delivery = onlyDelivery(node, webhookId);
+            JsonNode delivery = awaitDelivered(node, webhookId);
             assertThat(delivery.path("attemptCount").asInt()).isEqualTo(3);
             assertThat(delivery.path("nextAttemptAt").isNull()).isTrue();
             assertThat(delivery.path("attempts").findValuesAsText("statusCode")).containsExactly("500", "503", "200");
@@ -106,21 +101,14 @@ class WebhookDeliveryTest {
             String eventId;
             try (TestNode first = TestNode.start(url, FAST_RETRIES)) {
                 putService(first, "api", "operational");
-                webhookId = register(first, receiver, "service.status_changed")
-                        .path("id")
-                        .asText();
+                webhookId = registerId(first, receiver, "service.status_changed");
                 setStatus(first, "api", "under_maintenance");
                 eventId = receiver.next().header("Pulseledger-Event-Id");
             }
             receiver.drain();
             receiver.answerByDefault(200);
             try (TestNode second = TestNode.start(url, FAST_RETRIES)) {
-                Waiting.until(
-                        "the event is delivered after the restart",
-                        () -> onlyDelivery(second, webhookId)
-                                .path("status")
-                                .asText()
-                                .equals("delivered"));
+                awaitDelivered(second, webhookId);
                 List<WebhookReceiver.Received> requests = receiver.drain();
                 assertThat(requests).isNotEmpty();
                 assertThat(requests.getLast().header("Pulseledger-Event-Id")).isEqualTo(eventId);
@@ -135,9 +123,7 @@ class WebhookDeliveryTest {
         try (WebhookReceiver receiver = WebhookReceiver.start();
                 TestNode node = TestNode.start(store.newDatabaseUrl(), FAST_RETRIES)) {
             putService(node, "api", "partial_outage");
-            String webhookId = register(node, receiver, "service.status_changed")
-                    .path("id")
-                    .asText();
+            String webhookId = registerId(node, receiver, "service.status_changed");
 
             setStatus(node, "api", "partial_outage");
             putService(node, "api", "partial_outage");
@@ -197,8 +183,7 @@ class WebhookDeliveryTest {
                 TestNode a = TestNode.start(url, FAST_RETRIES);
                 TestNode b = TestNode.start(url, FAST_RETRIES)) {
             putService(a, "api", "operational");
-            String webhookId =
-                    register(a, receiver, "service.status_changed").path("id").asText();
+            String webhookId = registerId(a, receiver, "service.status_changed");
             for (int i = 0; i < changes; i++) {
                 setStatus(i % 2 == 0 ? a : b, "api", i % 2 == 0 ? "major_outage" : "operational");
             }
@@ -239,7 +224,11 @@ class WebhookDeliveryTest {
                 .anyMatch(s -> MessageDigest.isEqual(expected, HexFormat.of().parseHex(s)));
     }
 
-    static JsonNode register(TestNode node, WebhookReceiver receiver, String... events) {
+    private static String registerId(TestNode node, WebhookReceiver receiver, String... events) {
+        return register(node, receiver, events).path("id").asText();
+    }
+
+    private static JsonNode register(TestNode node, WebhookReceiver receiver, String... events) {
         Reply reply = node.admin().post("/admin/webhooks", Map.of("url", receiver.url(), "events", List.of(events)));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
         return reply.json();
@@ -251,6 +240,14 @@ class WebhookDeliveryTest {
         List<JsonNode> deliveries = new ArrayList<>();
         reply.json().path("data").forEach(deliveries::add);
         return deliveries;
+    }
+
+    /** Waits until the webhook's one delivery is logged as delivered, and returns it. */
+    private static JsonNode awaitDelivered(TestNode node, String webhookId) {
+        Waiting.until(
+                "the delivery is logged as delivered",
+                () -> onlyDelivery(node, webhookId).path("status").asText().equals("delivered"));
+        return onlyDelivery(node, webhookId);
     }
 
     private static JsonNode onlyDelivery(TestNode node, String webhookId) {
