@@ -67,12 +67,23 @@ public final class PulseStreamRoutes {
                 return;
             }
             try (OutputStream out = res.outputStream()) {
-                new SseStream(out, feed, subscription, heartbeatInterval).run(resumeAfter, MAX_STREAM_LIFETIME);
+                new SseStream(out, feed, subscription, heartbeatInterval, () -> stillValid(req))
+                        .run(resumeAfter, MAX_STREAM_LIFETIME);
             } catch (IOException | UncheckedIOException e) {
                 LOG.debug("An event stream ended: {}", e.toString());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** True while the request's key may still call: not revoked, expired or suspended since. */
+    private boolean stillValid(ServerRequest req) {
+        try {
+            authenticator.caller(Requests.apiKey(req));
+            return true;
+        } catch (ProblemException e) {
+            return false;
         }
     }
 

@@ -5,9 +5,16 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
-/** One connected client: replays what it missed, then forwards live changes, with heartbeats between. */
+/**
+ * One connected client: replays what it missed, then forwards live changes, with heartbeats while
+ * nothing happens. It checks the caller's key every {@link #KEY_CHECK_INTERVAL}, so a revoked key
+ * or a suspended account loses its stream as fast as its other requests (CONTRACT §2: 5 s).
+ */
 final class SseStream {
+    static final Duration KEY_CHECK_INTERVAL = Duration.ofSeconds(1);
+
     private static final byte[] HELLO = "retry: 3000\n: connected\n\n".getBytes(StandardCharsets.UTF_8);
     private static final byte[] HEARTBEAT = ": heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
 
@@ -15,27 +22,31 @@ final class SseStream {
     private final StatusChangeFeed feed;
     private final StatusChangeFeed.Subscription subscription;
     private final Duration heartbeatInterval;
+    private final BooleanSupplier keyStillValid;
     private long lastSent;
+    private long lastWriteNanos;
 
     SseStream(
             OutputStream out,
             StatusChangeFeed feed,
             StatusChangeFeed.Subscription subscription,
-            Duration heartbeatInterval) {
+            Duration heartbeatInterval,
+            BooleanSupplier keyStillValid) {
         this.out = out;
         this.feed = feed;
         this.subscription = subscription;
         this.heartbeatInterval = heartbeatInterval;
+        this.keyStillValid = keyStillValid;
     }
 
     /**
-     * Streams until the lifetime ends, the feed closes or the client goes away (an IOException).
-     * The subscription was opened before the replay is read, so nothing falls between the two; a
-     * change both replayed and queued is sent once, as sequence numbers only grow.
+     * Streams until the lifetime ends, the feed closes, the key stops being valid, or the client goes
+     * away (an IOException). The subscription was opened before the replay is read, so nothing falls
+     * between the two; a change both replayed and queued is sent once, as sequence numbers only grow.
      */
     void run(long resumeAfter, Duration lifetime) throws IOException, InterruptedException {
         long deadlineNanos = System.nanoTime() + lifetime.toNanos();
-        out.write(HELLO);
+        write(HELLO);
         lastSent = resumeAfter;
         if (resumeAfter > 0) {
             for (StatusChangeFeed.Frame frame : feed.since(resumeAfter, PulseStreamRoutes.MAX_REPLAYED)) {
@@ -43,23 +54,31 @@ final class SseStream {
             }
         }
         out.flush();
+        Duration wait = heartbeatInterval.compareTo(KEY_CHECK_INTERVAL) < 0 ? heartbeatInterval : KEY_CHECK_INTERVAL;
         while (System.nanoTime() < deadlineNanos) {
-            Optional<StatusChangeFeed.Frame> frame = subscription.next(heartbeatInterval);
+            Optional<StatusChangeFeed.Frame> frame = subscription.next(wait);
+            if (!keyStillValid.getAsBoolean() || (frame.isEmpty() && subscription.ended())) {
+                return;
+            }
             if (frame.isPresent()) {
                 send(frame.get());
-            } else if (subscription.ended()) {
-                return;
-            } else {
-                out.write(HEARTBEAT);
+                out.flush();
+            } else if (System.nanoTime() - lastWriteNanos >= heartbeatInterval.toNanos()) {
+                write(HEARTBEAT);
+                out.flush();
             }
-            out.flush();
         }
     }
 
     private void send(StatusChangeFeed.Frame frame) throws IOException {
         if (frame.sequence() > lastSent) {
-            out.write(frame.bytes());
+            write(frame.bytes());
             lastSent = frame.sequence();
         }
+    }
+
+    private void write(byte[] bytes) throws IOException {
+        out.write(bytes);
+        lastWriteNanos = System.nanoTime();
     }
 }

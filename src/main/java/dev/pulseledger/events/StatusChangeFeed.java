@@ -91,8 +91,9 @@ public final class StatusChangeFeed implements AutoCloseable {
             try {
                 List<StoredEvent> events = outbox.after(TYPE, cursor, Outbox.MAX_READ);
                 for (StoredEvent event : events) {
-                    frame(event).ifPresent(this::publish);
+                    // The cursor moves first: an event that cannot be framed must not stop the feed.
                     cursor = event.sequence();
+                    frame(event).ifPresent(this::publish);
                 }
                 failing = false;
                 if (events.size() == Outbox.MAX_READ) {

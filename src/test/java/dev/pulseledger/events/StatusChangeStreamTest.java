@@ -139,6 +139,26 @@ class StatusChangeStreamTest {
     }
 
     @Test
+    void revokingTheKeyEndsItsOpenStream() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(0);
+            try (SseClient client = stream(node, caller.key(), Optional.empty())) {
+                assertThat(client.status()).isEqualTo(200);
+                assertThat(client.ended(Duration.ofMillis(200))).isFalse();
+                String keyId = node.admin()
+                        .get("/admin/accounts/" + caller.accountId() + "/keys")
+                        .json()
+                        .path("data")
+                        .get(0)
+                        .path("id")
+                        .asText();
+                assertThat(node.admin().delete("/admin/keys/" + keyId).status()).isEqualTo(204);
+                assertThat(client.ended(Duration.ofSeconds(20))).isTrue();
+            }
+        }
+    }
+
+    @Test
     void theStreamNeedsACallerKeyAndAValidLastEventId() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
             assertThat(node.anonymous().get(STREAM).code()).isEqualTo("missing_api_key");

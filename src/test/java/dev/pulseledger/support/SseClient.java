@@ -15,7 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A Server-Sent Events client for tests: connects to a stream, parses events as the HTML standard
@@ -35,6 +37,7 @@ public final class SseClient implements AutoCloseable {
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> comments = new LinkedBlockingQueue<>();
     private final Thread reader;
+    private final CountDownLatch ended = new CountDownLatch(1);
 
     private SseClient(HttpResponse<InputStream> response) {
         this.response = response;
@@ -91,6 +94,18 @@ public final class SseClient implements AutoCloseable {
             }
         } catch (IOException e) {
             // The stream ended: closed by the test or by the server.
+        } finally {
+            ended.countDown();
+        }
+    }
+
+    /** True once the server has ended the stream, waiting up to {@code timeout}. */
+    public boolean ended(Duration timeout) {
+        try {
+            return ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
