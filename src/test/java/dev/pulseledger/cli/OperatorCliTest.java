@@ -13,6 +13,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -224,6 +228,22 @@ class OperatorCliTest {
         Run run = bare("plans", "list", "--url", "http://127.0.0.1:" + freePort(), "--admin-key", "any");
         assertThat(run.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
         assertThat(run.err()).startsWith("pulseledger: cannot reach http://127.0.0.1:");
+    }
+
+    @Test
+    void aFailureOfTheServiceIsAnOutage() throws SQLException {
+        try (TestNode postgres =
+                        TestNode.start(TestStore.POSTGRESQL.newDatabaseUrl(), "--db-statement-timeout-ms", "200");
+                Connection locker = DriverManager.getConnection(postgres.databaseUrl())) {
+            locker.setAutoCommit(false);
+            try (Statement statement = locker.createStatement()) {
+                statement.execute("LOCK TABLE plans IN ACCESS EXCLUSIVE MODE");
+            }
+            Run run = bare("plans", "list", "--url", postgres.baseUrl(), "--admin-key", TestNode.ADMIN_KEY);
+            locker.rollback();
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.UNAVAILABLE);
+            assertThat(run.err()).contains("database_unavailable").contains("HTTP 503");
+        }
     }
 
     @Test
