@@ -5,6 +5,7 @@ import dev.pulseledger.cli.KeysCommand;
 import dev.pulseledger.cli.PlansCommand;
 import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.store.DatabaseUnavailableException;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,8 +34,7 @@ public final class Main {
     public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new Main());
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
-            if (error instanceof ConfigException
-                    || error instanceof dev.pulseledger.store.DatabaseUnavailableException) {
+            if (error instanceof ConfigException || error instanceof DatabaseUnavailableException) {
                 cmd.getErr().println("pulseledger: " + error.getMessage());
                 return 2;
             }
