@@ -1,6 +1,7 @@
 package dev.pulseledger.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.SoftAssertions.assertSoftly;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pulseledger.http.RouteTable;
@@ -70,12 +71,14 @@ class OpenApiDocumentTest {
                 documented.add(method.toUpperCase() + " " + path.getKey());
             }
         }
-        assertThat(difference(routed, documented))
-                .as("routed but not documented")
-                .isEmpty();
-        assertThat(difference(documented, routed))
-                .as("documented but not routed")
-                .isEmpty();
+        assertSoftly(softly -> {
+            softly.assertThat(difference(routed, documented))
+                    .as("routed but not documented")
+                    .isEmpty();
+            softly.assertThat(difference(documented, routed))
+                    .as("documented but not routed")
+                    .isEmpty();
+        });
     }
 
     @Test
