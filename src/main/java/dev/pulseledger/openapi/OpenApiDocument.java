@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class OpenApiDocument {
     /** The fragments merged into the base document, in order. */
-    private static final List<String> FRAGMENTS = List.of();
+    private static final List<String> FRAGMENTS = List.of("statuspage");
 
     private OpenApiDocument() {}
 
