@@ -1,6 +1,7 @@
 package dev.pulseledger;
 
 import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.store.DatabaseUnavailableException;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,8 +24,7 @@ public final class Main {
     public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new Main());
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
-            if (error instanceof ConfigException
-                    || error instanceof dev.pulseledger.store.DatabaseUnavailableException) {
+            if (error instanceof ConfigException || error instanceof DatabaseUnavailableException) {
                 cmd.getErr().println("pulseledger: " + error.getMessage());
                 return 2;
             }
