@@ -33,7 +33,8 @@ class OpenApiSchemasTest {
 
     @BeforeAll
     static void fetchDocument() {
-        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+        try (TestNode node =
+                TestNode.start(TestStore.SQLITE.newDatabaseUrl(), OpenApiDocumentTest.OPTIONAL_FEATURES_ON)) {
             var served = node.anonymous().get("/openapi.json");
             document = served.json();
             factory = JsonSchemaFactory.getInstance(
