@@ -7,6 +7,7 @@ import dev.pulseledger.admin.KeyAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
+import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.DirectErrors;
@@ -114,6 +115,12 @@ public final class Application implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
+        if (!server.isRunning() || server.port() < 0) {
+            ledger.close();
+            database.close();
+            throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
+                    + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
+        }
         LOG.info(
                 "Pulseledger listening on port {} with a {} database",
                 server.port(),
