@@ -9,7 +9,9 @@ import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
+import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
@@ -25,6 +27,7 @@ import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.SpendBatchStore;
@@ -134,6 +137,10 @@ public final class Application implements AutoCloseable {
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
         new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
+        new DocsRoutes().register(routes);
+        if (config.publicStatusPage()) {
+            new StatusPageRoutes(feed).register(routes);
+        }
         routes.finish();
 
         WebServer server = WebServer.builder()
@@ -145,6 +152,14 @@ public final class Application implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
+        if (!server.isRunning() || server.port() < 0) {
+            statusChanges.close();
+            webhookWorker.close();
+            ledger.close();
+            database.close();
+            throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
+                    + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
+        }
         LOG.info(
                 "Pulseledger listening on port {} with a {} database",
                 server.port(),

@@ -78,6 +78,15 @@ public final class ServeCommand implements Callable<Integer> {
     String spendBatchSize;
 
     @Option(
+            names = "--public-status-page",
+            arity = "0..1",
+            fallbackValue = "true",
+            defaultValue = "${env:PULSELEDGER_PUBLIC_STATUS_PAGE:-false}",
+            description = "Serve the public HTML status page at /status (PULSELEDGER_PUBLIC_STATUS_PAGE, default"
+                    + " ${DEFAULT-VALUE}).")
+    String publicStatusPage;
+
+    @Option(
             names = "--events-poll-ms",
             defaultValue = "${env:PULSELEDGER_EVENTS_POLL_MS:-500}",
             description =
@@ -129,6 +138,7 @@ public final class ServeCommand implements Callable<Integer> {
                 databaseStartupTimeoutSeconds,
                 spendQueueLength,
                 spendBatchSize,
+                publicStatusPage,
                 new ConfigParser.RawEvents(
                         eventsPollMillis,
                         sseHeartbeatMillis,

@@ -16,4 +16,5 @@ public record Config(
         Duration databaseStartupTimeout,
         int spendQueueLength,
         int spendBatchSize,
+        boolean publicStatusPage,
         EventSettings events) {}

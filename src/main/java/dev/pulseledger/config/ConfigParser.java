@@ -21,6 +21,7 @@ public final class ConfigParser {
             String databaseStartupTimeoutSeconds,
             String spendQueueLength,
             String spendBatchSize,
+            String publicStatusPage,
             RawEvents events) {}
 
     /** The raw event settings (see {@link EventSettings}). */
@@ -68,6 +69,7 @@ public final class ConfigParser {
                         .intBetween(1, 1_000_000),
                 new Setting("--spend-batch-size", "PULSELEDGER_SPEND_BATCH_SIZE", raw.spendBatchSize())
                         .intBetween(1, 10_000),
+                new Setting("--public-status-page", "PULSELEDGER_PUBLIC_STATUS_PAGE", raw.publicStatusPage()).bool(),
                 events(raw.events()));
     }
 
