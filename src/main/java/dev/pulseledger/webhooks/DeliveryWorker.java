@@ -74,10 +74,9 @@ public final class DeliveryWorker implements AutoCloseable {
 
     public static DeliveryWorker start(
             WebhookStore store, Outbox outbox, Settings settings, Clock clock, RandomGenerator random) {
-        Duration maxDelay =
-                settings.retryBase().compareTo(MAX_RETRY_DELAY) > 0 ? settings.retryBase() : MAX_RETRY_DELAY;
-        DeliveryWorker worker =
-                new DeliveryWorker(store, outbox, settings, new Backoff(settings.retryBase(), maxDelay, random), clock);
+        // --webhook-retry-base-ms is at most an hour, so the cap never falls below the base.
+        Backoff backoff = new Backoff(settings.retryBase(), MAX_RETRY_DELAY, random);
+        DeliveryWorker worker = new DeliveryWorker(store, outbox, settings, backoff, clock);
         worker.thread.start();
         return worker;
     }
