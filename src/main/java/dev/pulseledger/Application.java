@@ -19,6 +19,9 @@ import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.ratelimit.PlanRateLimits;
+import dev.pulseledger.ratelimit.RateLimitFilter;
+import dev.pulseledger.ratelimit.RateLimiter;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.SpendBatchStore;
@@ -87,6 +90,7 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
+        routing.addFilter(new RateLimitFilter(authenticator, new PlanRateLimits(plans), new RateLimiter()));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
