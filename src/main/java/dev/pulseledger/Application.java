@@ -10,9 +10,10 @@ import dev.pulseledger.config.Config;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
-import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
@@ -28,6 +29,7 @@ import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -51,12 +53,19 @@ public final class Application implements AutoCloseable {
     private final GroupCommitLedger ledger;
     private final WebServer server;
     private final RouteTable routes;
+    private final RequestDeadlines deadlines;
 
-    private Application(Database database, GroupCommitLedger ledger, WebServer server, RouteTable routes) {
+    private Application(
+            Database database,
+            GroupCommitLedger ledger,
+            WebServer server,
+            RouteTable routes,
+            RequestDeadlines deadlines) {
         this.database = database;
         this.ledger = ledger;
         this.server = server;
         this.routes = routes;
+        this.deadlines = deadlines;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
@@ -103,20 +112,20 @@ public final class Application implements AutoCloseable {
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
         routes.finish();
 
-        WebServer server = WebServer.builder()
+        RequestDeadlines deadlines = new RequestDeadlines(config.serverLimits().requestTimeout());
+        WebServerConfig.Builder serverConfig = WebServer.builder()
                 .host(config.host())
                 .port(config.port())
-                .maxPayloadSize(Requests.MAX_BODY_BYTES)
                 .directHandlers(DirectErrors.handlers())
                 .shutdownHook(false)
-                .routing(routing)
-                .build()
-                .start();
+                .routing(routing);
+        ServerSettings.apply(serverConfig, config.serverLimits(), deadlines);
+        WebServer server = serverConfig.build().start();
         LOG.info(
                 "Pulseledger listening on port {} with a {} database",
                 server.port(),
                 database.dialect().name().toLowerCase());
-        return new Application(database, ledger, server, routes);
+        return new Application(database, ledger, server, routes, deadlines);
     }
 
     public int port() {
@@ -132,6 +141,7 @@ public final class Application implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+        deadlines.close();
         ledger.close();
         database.close();
     }

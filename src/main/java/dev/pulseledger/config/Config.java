@@ -15,4 +15,7 @@ public record Config(
         Duration databaseStatementTimeout,
         Duration databaseStartupTimeout,
         int spendQueueLength,
-        int spendBatchSize) {}
+        int spendBatchSize,
+        ServerLimits serverLimits,
+        Optional<TlsKeystore> tls,
+        Duration idempotencyRetention) {}

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 /** The connection pool, the schema migrations and the transaction boundary for one store. */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+    private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
 
     private final Dialect dialect;
     private final HikariDataSource pool;
@@ -80,9 +81,15 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
         config.addDataSourceProperty(
                 "options", "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        String connectSeconds =
+                Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
+        config.addDataSourceProperty("connectTimeout", connectSeconds);
+        config.addDataSourceProperty("loginTimeout", connectSeconds);
+        // A network that drops packets silently would otherwise leave a read waiting for ever; the
+        // server's statement_timeout ends slow statements first, this only ends dead connections.
         config.addDataSourceProperty(
-                "connectTimeout",
-                Long.toString(Math.max(1, settings.connectionTimeout().toSeconds())));
+                "socketTimeout",
+                Long.toString(settings.statementTimeout().toSeconds() + SOCKET_TIMEOUT_MARGIN_SECONDS));
         config.addDataSourceProperty("tcpKeepAlive", "true");
     }
 
