@@ -1,6 +1,7 @@
 package dev.pulseledger;
 
 import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.verify.VerifyCommand;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "Pulseledger 0.1.0",
         description = "Prepaid token accounts and a service-status feed for API providers.",
-        subcommands = {ServeCommand.class})
+        subcommands = {ServeCommand.class, VerifyCommand.class})
 public final class Main {
     public static void main(String[] args) {
         SLF4JBridgeHandler.removeHandlersForRootLogger();

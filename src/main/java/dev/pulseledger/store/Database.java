@@ -35,6 +35,15 @@ public final class Database implements AutoCloseable {
 
     /** Opens the pool, waits for the database to answer, and migrates the schema. */
     public static Database open(Settings settings) {
+        return open(settings, true);
+    }
+
+    /** Opens the pool and waits for the database, leaving the schema as it is: for tools that only read. */
+    public static Database openWithoutMigrating(Settings settings) {
+        return open(settings, false);
+    }
+
+    private static Database open(Settings settings, boolean migrate) {
         Dialect dialect = Dialect.fromUrl(settings.jdbcUrl());
         HikariConfig config = new HikariConfig();
         config.setPoolName("pulseledger");
@@ -52,12 +61,14 @@ public final class Database implements AutoCloseable {
         Database database = new Database(dialect, pool);
         try {
             database.awaitReachable(settings.startupTimeout());
-            Flyway.configure()
-                    .dataSource(pool)
-                    .locations(dialect.migrations())
-                    .failOnMissingLocations(true)
-                    .load()
-                    .migrate();
+            if (migrate) {
+                Flyway.configure()
+                        .dataSource(pool)
+                        .locations(dialect.migrations())
+                        .failOnMissingLocations(true)
+                        .load()
+                        .migrate();
+            }
         } catch (RuntimeException e) {
             pool.close();
             throw e;
