@@ -25,6 +25,7 @@ import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.GroupCommitLedger;
+import dev.pulseledger.tokens.IdempotencyCleaner;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
@@ -54,18 +55,21 @@ public final class Application implements AutoCloseable {
     private final WebServer server;
     private final RouteTable routes;
     private final RequestDeadlines deadlines;
+    private final IdempotencyCleaner idempotencyCleaner;
 
     private Application(
             Database database,
             GroupCommitLedger ledger,
             WebServer server,
             RouteTable routes,
-            RequestDeadlines deadlines) {
+            RequestDeadlines deadlines,
+            IdempotencyCleaner idempotencyCleaner) {
         this.database = database;
         this.ledger = ledger;
         this.server = server;
         this.routes = routes;
         this.deadlines = deadlines;
+        this.idempotencyCleaner = idempotencyCleaner;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
@@ -93,6 +97,9 @@ public final class Application implements AutoCloseable {
         GroupCommitLedger ledger = new GroupCommitLedger(
                 new SpendBatchStore(database, clock),
                 new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT));
+        IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
+                        database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
+                .start();
         if (config.demo()) {
             DemoSeed.seed(plans, accounts, keys, services, clock, console);
         }
@@ -125,7 +132,7 @@ public final class Application implements AutoCloseable {
                 "Pulseledger listening on port {} with a {} database",
                 server.port(),
                 database.dialect().name().toLowerCase());
-        return new Application(database, ledger, server, routes, deadlines);
+        return new Application(database, ledger, server, routes, deadlines, idempotencyCleaner);
     }
 
     public int port() {
@@ -142,6 +149,7 @@ public final class Application implements AutoCloseable {
     public void close() {
         server.stop();
         deadlines.close();
+        idempotencyCleaner.close();
         ledger.close();
         database.close();
     }
