@@ -14,6 +14,7 @@ import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
+import dev.pulseledger.http.ServerTls;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
@@ -29,6 +30,7 @@ import dev.pulseledger.tokens.IdempotencyCleaner;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
+import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
@@ -42,6 +44,7 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,6 +78,7 @@ public final class Application implements AutoCloseable {
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
         Clock clock = Clock.systemUTC();
+        Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(metrics);
         new JvmGcMetrics().bindTo(metrics);
@@ -127,10 +131,12 @@ public final class Application implements AutoCloseable {
                 .shutdownHook(false)
                 .routing(routing);
         ServerSettings.apply(serverConfig, config.serverLimits(), deadlines);
+        tls.ifPresent(serverConfig::tls);
         WebServer server = serverConfig.build().start();
         LOG.info(
-                "Pulseledger listening on port {} with a {} database",
+                "Pulseledger listening on port {} ({}) with a {} database",
                 server.port(),
+                tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase());
         return new Application(database, ledger, server, routes, deadlines, idempotencyCleaner);
     }
