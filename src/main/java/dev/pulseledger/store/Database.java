@@ -159,10 +159,10 @@ public final class Database implements AutoCloseable {
                 connection.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
+                // No setAutoCommit(true) afterwards: the pool restores it when the connection returns,
+                // and on a broken connection it would throw "Connection is closed" over the real error.
                 rollbackQuietly(connection);
                 throw e;
-            } finally {
-                connection.setAutoCommit(true);
             }
         } catch (SQLException e) {
             throw translate(e);
