@@ -33,7 +33,8 @@ public final class DirectErrors {
             Status status,
             ServerResponseHeaders headers,
             String message) {
-        ProblemException problem = problem(status, message);
+        ProblemException problem =
+                type == DirectHandler.EventType.INTERNAL_ERROR ? unreadable() : problem(status, message);
         headers.set(HeaderNames.CONTENT_TYPE, Responses.PROBLEM_JSON);
         headers.set(RequestFilter.REQUEST_ID, UlidCreator.getUlid().toLowerCase());
         headers.set(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
@@ -75,8 +76,23 @@ public final class DirectErrors {
                                 "internal_error",
                                 "Internal Server Error",
                                 "The server failed to read the request.")
-                        : problem(code, "bad_request", status.reasonPhrase(), "The request could not be read as HTTP.");
+                        : code == 400
+                                ? unreadable()
+                                : problem(
+                                        code,
+                                        "bad_request",
+                                        status.reasonPhrase(),
+                                        "The request could not be read as HTTP.");
         };
+    }
+
+    /**
+     * Routing errors never reach this class (ErrorHandlers answers them), so an internal error here
+     * comes from reading the request: Helidon reports some malformed request lines, such as a control
+     * character in the method, as internal errors. They are the client's fault, answered 400.
+     */
+    private static ProblemException unreadable() {
+        return problem(400, "bad_request", "Bad Request", "The request could not be read as HTTP.");
     }
 
     private static ProblemException problem(int status, String code, String title, String detail) {

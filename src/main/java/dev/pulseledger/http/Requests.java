@@ -102,7 +102,7 @@ public final class Requests {
             throw unreadable(e);
         }
         if (bytes.length > MAX_BODY_BYTES) {
-            throw tooLarge().withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.value());
+            throw tooLarge().withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
         }
         return bytes;
     }
@@ -116,7 +116,7 @@ public final class Requests {
                 e instanceof HttpException http && http.status().code() == 413
                         ? tooLarge()
                         : ProblemException.badRequest("invalid_body", "The request body could not be read.");
-        return problem.withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.value());
+        return problem.withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
     }
 
     public static ProblemException tooLarge() {

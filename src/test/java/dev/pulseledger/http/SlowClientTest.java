@@ -2,17 +2,17 @@ package dev.pulseledger.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pulseledger.support.RawHttp;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -47,7 +47,7 @@ class SlowClientTest {
             Thread.sleep(500);
 
             for (int i = 0; i < 5; i++) {
-                assertThat(statusOfQuickRequest(port)).isEqualTo(200);
+                assertThat(statusOfQuickRequest(port)).contains(200);
                 Thread.sleep(300);
             }
             for (Future<Boolean> slowClient : slowClients) {
@@ -75,15 +75,10 @@ class SlowClientTest {
         }
     }
 
-    private static int statusOfQuickRequest(int port) throws IOException, ExecutionException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            socket.setSoTimeout((int) Duration.ofSeconds(30).toMillis());
-            socket.getOutputStream()
-                    .write("GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-                            .getBytes(StandardCharsets.US_ASCII));
-            InputStream in = socket.getInputStream();
-            String response = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-            return Integer.parseInt(response.substring("HTTP/1.1 ".length(), "HTTP/1.1 ".length() + 3));
-        }
+    private static Optional<Integer> statusOfQuickRequest(int port) throws IOException {
+        return RawHttp.status(
+                port,
+                "GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
     }
 }
