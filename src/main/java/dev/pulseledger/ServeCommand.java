@@ -78,6 +78,15 @@ public final class ServeCommand implements Callable<Integer> {
     String spendBatchSize;
 
     @Option(
+            names = "--public-status-page",
+            arity = "0..1",
+            fallbackValue = "true",
+            defaultValue = "${env:PULSELEDGER_PUBLIC_STATUS_PAGE:-false}",
+            description = "Serve the public HTML status page at /status (PULSELEDGER_PUBLIC_STATUS_PAGE, default"
+                    + " ${DEFAULT-VALUE}).")
+    String publicStatusPage;
+
+    @Option(
             names = "--request-timeout-s",
             defaultValue = "${env:PULSELEDGER_REQUEST_TIMEOUT_S:-60}",
             description =
@@ -140,6 +149,7 @@ public final class ServeCommand implements Callable<Integer> {
                 databaseStartupTimeoutSeconds,
                 spendQueueLength,
                 spendBatchSize,
+                publicStatusPage,
                 requestTimeoutSeconds,
                 idleTimeoutSeconds,
                 maxConnections,

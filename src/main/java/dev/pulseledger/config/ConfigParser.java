@@ -23,6 +23,7 @@ public final class ConfigParser {
             String databaseStartupTimeoutSeconds,
             String spendQueueLength,
             String spendBatchSize,
+            String publicStatusPage,
             String requestTimeoutSeconds,
             String idleTimeoutSeconds,
             String maxConnections,
@@ -68,6 +69,7 @@ public final class ConfigParser {
                         .intBetween(1, 1_000_000),
                 new Setting("--spend-batch-size", "PULSELEDGER_SPEND_BATCH_SIZE", raw.spendBatchSize())
                         .intBetween(1, 10_000),
+                new Setting("--public-status-page", "PULSELEDGER_PUBLIC_STATUS_PAGE", raw.publicStatusPage()).bool(),
                 serverLimits(raw),
                 tls(raw.tlsKeystore(), raw.tlsKeystorePassword()),
                 Duration.ofHours(new Setting(
