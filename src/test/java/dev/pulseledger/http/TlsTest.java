@@ -146,6 +146,15 @@ class TlsTest {
         }
     }
 
+    private static TestNode startWithTls() {
+        return TestNode.start(
+                TestStore.SQLITE.newDatabaseUrl(),
+                "--tls-keystore",
+                keystore.toString(),
+                "--tls-keystore-password",
+                PASSWORD);
+    }
+
     private static SSLContext trusting(Path keystore) throws Exception {
         KeyStore store = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {

@@ -15,10 +15,7 @@ class RateLimitTest {
     @Test
     void aKeyOverItsPlanLimitGets429WithRetryAfterAndRateLimitHeaders() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
-            Fixtures fixtures = new Fixtures(node);
-            fixtures.rateLimitedPlan("tiny", 3);
-            String key = fixtures.key(fixtures.account("tiny", 1000));
-            Api caller = node.caller(key);
+            Api caller = node.caller(limitedKey(node, 3));
 
             for (int remaining = 2; remaining >= 0; remaining--) {
                 Reply ok = caller.get("/api/tokens/balance");
@@ -45,8 +42,7 @@ class RateLimitTest {
     void aRateLimitedSpendSpendsNothing() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
             Fixtures fixtures = new Fixtures(node);
-            fixtures.rateLimitedPlan("tiny", 1);
-            String accountId = fixtures.account("tiny", 1000);
+            String accountId = limitedAccount(node, 1);
             Api caller = node.caller(fixtures.key(accountId));
 
             assertThat(caller.post("/api/tokens/spend/100").status()).isEqualTo(201);
@@ -61,8 +57,7 @@ class RateLimitTest {
     void eachKeyHasItsOwnAllowanceAndUnlimitedPlansCarryNoHeaders() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
             Fixtures fixtures = new Fixtures(node);
-            fixtures.rateLimitedPlan("tiny", 1);
-            String accountId = fixtures.account("tiny", 1000);
+            String accountId = limitedAccount(node, 1);
             Api first = node.caller(fixtures.key(accountId));
             Api second = node.caller(fixtures.key(accountId));
             Api unlimited = node.caller(fixtures.caller(1000).key());
@@ -81,9 +76,7 @@ class RateLimitTest {
     @Test
     void operatorAndHealthEndpointsAreNotLimitedAndBadKeysStill401() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
-            Fixtures fixtures = new Fixtures(node);
-            fixtures.rateLimitedPlan("tiny", 1);
-            Api caller = node.caller(fixtures.key(fixtures.account("tiny", 1000)));
+            Api caller = node.caller(limitedKey(node, 1));
             caller.get("/api/tokens/balance");
             assertThat(caller.get("/api/tokens/balance").status()).isEqualTo(429);
 
@@ -100,9 +93,7 @@ class RateLimitTest {
     @Test
     void aChangedPlanLimitAppliesWithinTheCacheLifetime() throws InterruptedException {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
-            Fixtures fixtures = new Fixtures(node);
-            fixtures.rateLimitedPlan("tiny", 1);
-            Api caller = node.caller(fixtures.key(fixtures.account("tiny", 1000)));
+            Api caller = node.caller(limitedKey(node, 1));
             caller.get("/api/tokens/balance");
             assertThat(caller.get("/api/tokens/balance").status()).isEqualTo(429);
 
@@ -126,9 +117,7 @@ class RateLimitTest {
         String url = TestStore.POSTGRESQL.newDatabaseUrl();
         try (TestNode first = TestNode.start(url);
                 TestNode second = TestNode.start(url)) {
-            Fixtures fixtures = new Fixtures(first);
-            fixtures.rateLimitedPlan("tiny", 2);
-            String key = fixtures.key(fixtures.account("tiny", 1000));
+            String key = limitedKey(first, 2);
 
             for (TestNode node : new TestNode[] {first, second}) {
                 Api caller = node.caller(key);
@@ -137,5 +126,16 @@ class RateLimitTest {
                 assertThat(caller.get("/api/tokens/balance").status()).isEqualTo(429);
             }
         }
+    }
+
+    /** An account with 1000 tokens on a new plan "tiny" allowing {@code perMinute} requests a minute. */
+    private static String limitedAccount(TestNode node, long perMinute) {
+        Fixtures fixtures = new Fixtures(node);
+        fixtures.rateLimitedPlan("tiny", perMinute);
+        return fixtures.account("tiny", 1000);
+    }
+
+    private static String limitedKey(TestNode node, long perMinute) {
+        return new Fixtures(node).key(limitedAccount(node, perMinute));
     }
 }

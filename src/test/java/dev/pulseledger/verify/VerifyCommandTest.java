@@ -3,6 +3,7 @@ package dev.pulseledger.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.Main;
+import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
@@ -24,12 +25,7 @@ class VerifyCommandTest {
         try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
             String untouched = new Fixtures(node).account(50);
-            String spendingId = node.caller(caller.key())
-                    .post("/api/tokens/spend/100")
-                    .json()
-                    .get("spendingId")
-                    .asText();
-            node.caller(caller.key()).post("/api/tokens/spendings/" + spendingId + "/revert");
+            String spendingId = spendAndRevert(node.caller(caller.key()));
             node.caller(caller.key()).post("/api/tokens/spend/30");
 
             Run clean = verify(node.databaseUrl());
@@ -51,12 +47,7 @@ class VerifyCommandTest {
     void verifyReportsASpendingRefundedTwice(TestStore store) throws SQLException {
         try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
-            String spendingId = node.caller(caller.key())
-                    .post("/api/tokens/spend/100")
-                    .json()
-                    .get("spendingId")
-                    .asText();
-            node.caller(caller.key()).post("/api/tokens/spendings/" + spendingId + "/revert");
+            String spendingId = spendAndRevert(node.caller(caller.key()));
 
             execute(
                     node.databaseUrl(),
@@ -85,6 +76,14 @@ class VerifyCommandTest {
 
         assertThat(run.exitCode()).isEqualTo(VerifyCommand.NOT_CHECKED);
         assertThat(run.err()).contains("could not be read as a Pulseledger database");
+    }
+
+    /** Spends 100 and reverts it; returns the spending's id. */
+    private static String spendAndRevert(Api caller) {
+        String spendingId =
+                caller.post("/api/tokens/spend/100").json().get("spendingId").asText();
+        caller.post("/api/tokens/spendings/" + spendingId + "/revert");
+        return spendingId;
     }
 
     private record Run(int exitCode, String out, String err) {}
