@@ -17,4 +17,7 @@ public record Config(
         int spendQueueLength,
         int spendBatchSize,
         boolean publicStatusPage,
+        ServerLimits serverLimits,
+        Optional<TlsKeystore> tls,
+        Duration idempotencyRetention,
         EventSettings events) {}

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
 public final class PulseStreamRoutes {
     private static final Logger LOG = LoggerFactory.getLogger(PulseStreamRoutes.class);
 
+    public static final String PATH = "/api/pulse/stream";
     public static final int MAX_STREAMS_PER_KEY = 3;
-    public static final int MAX_STREAMS_PER_NODE = 1000;
     /** Streams end after this long; the client reconnects with Last-Event-ID and loses nothing. */
     public static final Duration MAX_STREAM_LIFETIME = Duration.ofHours(1);
     /** Most changes replayed to a resuming client. */
@@ -40,16 +40,22 @@ public final class PulseStreamRoutes {
     private final Authenticator authenticator;
     private final StatusChangeFeed feed;
     private final Duration heartbeatInterval;
-    private final StreamPermits permits = new StreamPermits(MAX_STREAMS_PER_KEY, MAX_STREAMS_PER_NODE);
+    private final StreamPermits permits;
 
-    public PulseStreamRoutes(Authenticator authenticator, StatusChangeFeed feed, Duration heartbeatInterval) {
+    /**
+     * @param maxStreamsPerNode open streams this node allows in all; each holds one of the server's
+     *     concurrent requests, so this must stay well below that limit
+     */
+    public PulseStreamRoutes(
+            Authenticator authenticator, StatusChangeFeed feed, Duration heartbeatInterval, int maxStreamsPerNode) {
         this.authenticator = authenticator;
         this.feed = feed;
         this.heartbeatInterval = heartbeatInterval;
+        this.permits = new StreamPermits(MAX_STREAMS_PER_KEY, Math.max(1, maxStreamsPerNode));
     }
 
     public void register(RouteTable routes) {
-        routes.get("/api/pulse/stream", this::stream);
+        routes.get(PATH, this::stream);
     }
 
     private void stream(ServerRequest req, ServerResponse res) {

@@ -139,6 +139,20 @@ class StatusChangeStreamTest {
     }
 
     @Test
+    void aStreamOutlivesTheRequestTimeoutThatBoundsOrdinaryRequests() throws InterruptedException {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl(), "--request-timeout-s", "1")) {
+            putService(node, "api", "operational", true);
+            String key = new Fixtures(node).caller(0).key();
+            try (SseClient client = stream(node, key, Optional.empty())) {
+                Thread.sleep(Duration.ofMillis(2500));
+                setStatus(node, "api", "major_outage");
+                assertThat(transition(client.next())).isEqualTo("operational -> major_outage");
+                assertThat(client.ended(Duration.ZERO)).isFalse();
+            }
+        }
+    }
+
+    @Test
     void revokingTheKeyEndsItsOpenStream() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(0);
