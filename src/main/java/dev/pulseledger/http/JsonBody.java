@@ -107,7 +107,7 @@ public final class JsonBody {
         return Optional.of(value.booleanValue());
     }
 
-    /** A required array of 1 to {@code maxItems} strings, each checked like {@link #optionalString}. */
+    /** A required array of 1 to {@code maxItems} strings of at most {@code maxLength} characters each. */
     public List<String> requiredStringList(String field, int maxItems, int maxLength) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
