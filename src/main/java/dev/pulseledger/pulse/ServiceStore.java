@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /** SQL for the provider's services. */
 public final class ServiceStore {
@@ -21,7 +22,8 @@ public final class ServiceStore {
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM services WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM services ORDER BY id";
     private static final String COUNT = "SELECT COUNT(*) FROM services";
-    private static final String INSERT = "INSERT INTO services (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT =
+            "INSERT INTO services (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     private static final String UPDATE =
             "UPDATE services SET name = ?, description = ?, status = ?, spotlighted = ?, position = ?,"
                     + " public = ?, updated_at = ? WHERE id = ?";
@@ -44,38 +46,48 @@ public final class ServiceStore {
         LIMIT_REACHED
     }
 
-    /** Creates or replaces the service in one transaction, with its status change event if any. */
+    /**
+     * Creates or replaces the service in one transaction, with its status change event if any. When
+     * another node creates the same service at the same moment, its row wins the insert and this
+     * write replaces it, as if the two had come one after the other.
+     */
     public Write put(Service service) {
         return database.inTransaction(connection -> {
             Optional<Service> current = findForUpdate(connection, service.id());
-            if (current.isPresent()) {
-                update(connection, service);
-                recordStatusChange(connection, current.get(), service);
-                return Write.REPLACED;
+            if (current.isEmpty()) {
+                if (count(connection) >= MAX_SERVICES) {
+                    return Write.LIMIT_REACHED;
+                }
+                if (insert(connection, service)) {
+                    return Write.CREATED;
+                }
+                current = findForUpdate(connection, service.id());
             }
-            if (count(connection) >= MAX_SERVICES) {
-                return Write.LIMIT_REACHED;
-            }
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                ps.setString(1, service.id());
-                ps.setString(2, service.name());
-                ps.setString(3, service.description());
-                ps.setString(4, service.status().wire());
-                ps.setBoolean(5, service.spotlighted());
-                ps.setInt(6, service.position());
-                ps.setBoolean(7, service.isPublic());
-                ps.setLong(8, service.updatedAt().toEpochMilli());
-                ps.executeUpdate();
-            }
-            return Write.CREATED;
+            update(connection, service);
+            recordStatusChange(connection, current.orElseThrow(), service);
+            return Write.REPLACED;
         });
+    }
+
+    private static boolean insert(Connection connection, Service service) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+            ps.setString(1, service.id());
+            ps.setString(2, service.name());
+            ps.setString(3, service.description());
+            ps.setString(4, service.status().wire());
+            ps.setBoolean(5, service.spotlighted());
+            ps.setInt(6, service.position());
+            ps.setBoolean(7, service.isPublic());
+            ps.setLong(8, service.updatedAt().toEpochMilli());
+            return ps.executeUpdate() == 1;
+        }
     }
 
     /**
      * Reads the service, lets {@code change} derive the new version, and writes it with its status
      * change event if any, all under one transaction; empty when there is no such service.
      */
-    public Optional<Service> update(String id, java.util.function.UnaryOperator<Service> change) {
+    public Optional<Service> update(String id, UnaryOperator<Service> change) {
         return database.inTransaction(connection -> {
             Optional<Service> current = findForUpdate(connection, id);
             if (current.isEmpty()) {
