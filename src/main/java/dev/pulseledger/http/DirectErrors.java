@@ -28,14 +28,19 @@ public final class DirectErrors {
             String message) {
         int code = status.code();
         String problemCode = switch (code) {
-            case 413 -> "payload_too_large";
             case 431 -> "request_header_fields_too_large";
             case 505 -> "http_version_not_supported";
             default -> code >= 500 ? "internal_error" : "bad_request";
         };
-        ProblemException problem = new ProblemException(
-                code, problemCode, status.reasonPhrase(), "The request could not be read as HTTP.", Map.of());
+        ProblemException problem = code == 413
+                ? Requests.tooLarge()
+                : new ProblemException(
+                        code, problemCode, status.reasonPhrase(), "The request could not be read as HTTP.", Map.of());
         headers.set(HeaderNames.CONTENT_TYPE, Responses.PROBLEM_JSON);
+        // Filters do not run before routing, so the request id every response carries is set here.
+        headers.set(
+                RequestFilter.REQUEST_ID,
+                RequestFilter.requestId(request.headers().first(RequestFilter.REQUEST_ID)));
         return DirectHandler.TransportResponse.builder()
                 .status(status)
                 .headers(headers)
