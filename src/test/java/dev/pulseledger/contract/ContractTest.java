@@ -10,6 +10,12 @@ import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
@@ -103,6 +109,30 @@ abstract class ContractTest {
             query = "?limit=100&cursor=" + next.asText();
         }
         throw new AssertionError(path + " never ended");
+    }
+
+    /** Sends {@code count} requests at once (as near as threads allow) and returns every reply. */
+    static List<Reply> concurrently(int count, Supplier<Reply> request) {
+        CyclicBarrier start = new CyclicBarrier(count);
+        try (ExecutorService threads = Executors.newFixedThreadPool(count)) {
+            List<Future<Reply>> replies = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                replies.add(threads.submit(() -> {
+                    start.await();
+                    return request.get();
+                }));
+            }
+            List<Reply> done = new ArrayList<>();
+            for (Future<Reply> reply : replies) {
+                done.add(reply.get());
+            }
+            return done;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     long balance(Fixtures.Caller caller) {
