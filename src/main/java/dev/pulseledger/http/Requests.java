@@ -25,8 +25,13 @@ public final class Requests {
         return req.headers().first(name);
     }
 
+    /** A path parameter; one with control characters names nothing (and NUL would break PostgreSQL). */
     public static String pathParam(ServerRequest req, String name) {
-        return req.path().pathParameters().get(name);
+        String value = req.path().pathParameters().get(name);
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw ProblemException.notFound("not_found", "No resource lives at this path.");
+        }
+        return value;
     }
 
     /** The {@code limit} query parameter: 1 to 100, 20 when absent. */

@@ -153,7 +153,7 @@ public final class TokenRoutes {
     }
 
     private static long amount(ServerRequest req) {
-        String text = Requests.pathParam(req, "amount");
+        String text = req.path().pathParameters().get("amount");
         // Helidon drops ";parameters" from a segment before matching, so "5;x" would arrive as "5".
         boolean plainPath = req.path().rawPath().equals(req.path().rawPathNoParams());
         if (plainPath && text != null && AMOUNT.matcher(text).matches()) {

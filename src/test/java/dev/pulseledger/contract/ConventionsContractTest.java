@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.Reply;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -191,6 +194,44 @@ class ConventionsContractTest extends ContractTest {
             assertThat(response).contains("\"code\":").doesNotContain("<html", "Exception");
         }
         assertThat(admin().get("/admin/plans").status()).isEqualTo(200);
+    }
+
+    @Test
+    void hostileIdsAndCursorsGetA4xxNeverA500() {
+        Fixtures.Caller caller = fixtures.caller(100);
+        AccountState before = state(caller.accountId());
+        String nul = Base64.getUrlEncoder().withoutPadding().encodeToString("v1:\0".getBytes(StandardCharsets.UTF_8));
+        String high = Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[] {'v', '1', ':', (byte) 0xff});
+        List<String> ids =
+                List.of("%00", "acct_%00", "%C3%28", "%ED%A0%80", "x".repeat(4000), "%F0%9F%92%A9", "..%2F..");
+        List<Reply> replies = new ArrayList<>();
+        for (String id : ids) {
+            replies.add(admin().get("/admin/accounts/" + id));
+            replies.add(admin().get("/admin/accounts/" + id + "/ledger"));
+            replies.add(admin().get("/admin/accounts/" + id + "/keys"));
+            replies.add(admin().post("/admin/accounts/" + id + "/keys", Map.of()));
+            replies.add(admin().post("/admin/accounts/" + id + "/credits", Map.of("amount", 1)));
+            replies.add(admin().put("/admin/accounts/" + id + "/plan", Map.of("planId", "free")));
+            replies.add(admin().put("/admin/accounts/" + id + "/status", Map.of("status", "active")));
+            replies.add(admin().get("/admin/plans/" + id));
+            replies.add(admin().put("/admin/plans/" + id, Map.of("name", "x")));
+            replies.add(admin().delete("/admin/keys/" + id));
+            replies.add(admin().get("/admin/services/" + id));
+            replies.add(caller(caller).get("/api/tokens/spendings/" + id));
+            replies.add(caller(caller).post("/api/tokens/spendings/" + id + "/revert"));
+        }
+        for (String cursor : List.of(nul, high)) {
+            replies.add(admin().get("/admin/accounts?cursor=" + cursor));
+            replies.add(admin().get("/admin/accounts/" + caller.accountId() + "/ledger?cursor=" + cursor));
+            replies.add(caller(caller).get("/api/tokens/spendings?cursor=" + cursor));
+        }
+        assertThat(replies).allSatisfy(reply -> {
+            assertThat(reply.status()).as(reply.toString()).isBetween(200, 499);
+            if (reply.status() >= 400) {
+                assertProblem(reply, reply.status(), reply.code());
+            }
+        });
+        assertThat(state(caller.accountId())).isEqualTo(before);
     }
 
     @Test
