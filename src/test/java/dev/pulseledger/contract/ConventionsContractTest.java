@@ -235,6 +235,32 @@ class ConventionsContractTest extends ContractTest {
     }
 
     @Test
+    void hostileBodiesGetA4xxNeverA500() {
+        String accountId = fixtures.account(100);
+        AccountState before = state(accountId);
+        String keys = "/admin/accounts/" + accountId + "/keys";
+        String credits = "/admin/accounts/" + accountId + "/credits";
+        List<Reply> replies = List.of(
+                admin().post(credits, "{\"amount\":" + "[".repeat(100) + "]".repeat(100) + "}"),
+                admin().post(credits, "{\"amount\":1" + "0".repeat(1000) + "}"),
+                admin().post(credits, "{\"amount\":1e400}"),
+                admin().post(credits, "{\"amount\":1,\"reason\":\"\\u0000\"}"),
+                admin().post(credits, "{\"amount\":1,\"reason\":\"" + "r".repeat(100_000) + "\"}"),
+                admin().post(keys, Map.of("expiresAt", "+1000000000-12-31T23:59:59Z")),
+                admin().post(keys, Map.of("expiresAt", "2026-02-30T00:00:00Z")),
+                admin().post(keys, Map.of("name", "\u0000")),
+                admin().post("/admin/plans", Map.of("id", "p", "name", "p", "monthlyTokens", Long.MAX_VALUE)),
+                admin().put("/admin/services/s", Map.of("name", "s", "position", Long.MAX_VALUE)),
+                admin().post("/admin/accounts", Map.of("name", "a", "balance", Long.MAX_VALUE)));
+        assertThat(replies).allSatisfy(reply -> {
+            assertThat(reply.status()).as(reply.toString()).isBetween(400, 499);
+            assertProblem(reply, reply.status(), reply.code());
+        });
+        assertThat(state(accountId)).isEqualTo(before);
+        assertThat(admin().get(keys).json().path("data")).isEmpty();
+    }
+
+    @Test
     void successesAreJsonWithCamelCaseFields() {
         Fixtures.Caller caller = fixtures.caller(100);
         Reply spent = caller(caller).post("/api/tokens/spend/1");
