@@ -67,12 +67,17 @@ class AuthenticationContractTest extends ContractTest {
                 new Call("GET", "/admin/services", null));
     }
 
+    private static List<Call> everyCall(String accountId) {
+        List<Call> calls = new ArrayList<>(CALLER_CALLS);
+        calls.addAll(operatorCalls(accountId));
+        return calls;
+    }
+
     @Test
     void withoutAKeyEveryEndpointIs401MissingApiKeyWithAChallenge() {
         Fixtures.Caller caller = fixtures.caller(1000);
         AccountState before = state(caller.accountId());
-        List<Call> calls = new ArrayList<>(CALLER_CALLS);
-        calls.addAll(operatorCalls(caller.accountId()));
+        List<Call> calls = everyCall(caller.accountId());
         for (Call call : calls) {
             Reply reply = call.by(node.anonymous());
             assertProblem(reply, 401, "missing_api_key");
@@ -85,8 +90,7 @@ class AuthenticationContractTest extends ContractTest {
     void anUnknownKeyIs401InvalidApiKeyWithAChallenge() {
         Fixtures.Caller caller = fixtures.caller(1000);
         AccountState before = state(caller.accountId());
-        List<Call> calls = new ArrayList<>(CALLER_CALLS);
-        calls.addAll(operatorCalls(caller.accountId()));
+        List<Call> calls = everyCall(caller.accountId());
         List<String> unknownKeys = List.of(
                 "pl_0000000000000000000000000000000",
                 caller.key() + "x",
@@ -114,7 +118,8 @@ class AuthenticationContractTest extends ContractTest {
                         .status())
                 .isEqualTo(204);
 
-        for (Call call : CALLER_CALLS) {
+        List<Call> calls = everyCall(caller.accountId());
+        for (Call call : calls) {
             assertProblem(call.by(caller(caller)), 401, "invalid_api_key");
         }
         assertThat(state(caller.accountId())).isEqualTo(before);
@@ -138,7 +143,7 @@ class AuthenticationContractTest extends ContractTest {
 
         waitUntilAfter(soon);
 
-        for (Call call : CALLER_CALLS) {
+        for (Call call : everyCall(accountId)) {
             assertProblem(call.by(node.caller(shortLived)), 401, "invalid_api_key");
         }
         assertThat(state(accountId)).isEqualTo(before);
