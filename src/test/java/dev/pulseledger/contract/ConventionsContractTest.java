@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.Reply;
+import dev.pulseledger.support.TestNode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -156,6 +157,13 @@ class ConventionsContractTest extends ContractTest {
                         Map.of("Content-Type", "application/json", "X-Request-Id", "big-1"));
         assertProblem(reply, 413, "payload_too_large");
         assertThat(reply.header("X-Request-Id")).contains("big-1");
+        String chunk = "{\"name\":\"" + "a".repeat(70 * 1024) + "\"}";
+        String chunked = RawHttp.exchange(
+                node,
+                "POST /admin/accounts HTTP/1.1\r\nHost: x\r\nX-ApiKey: " + TestNode.ADMIN_KEY
+                        + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                        + Integer.toHexString(chunk.length()) + "\r\n" + chunk + "\r\n0\r\n\r\n");
+        assertThat(chunked).startsWith("HTTP/1.1 413").contains("\"code\":\"payload_too_large\"");
         assertThat(accountIds()).isEqualTo(before);
         assertThat(admin().get("/admin/plans").status()).isEqualTo(200);
     }
