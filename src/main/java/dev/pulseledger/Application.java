@@ -102,7 +102,7 @@ public final class Application implements AutoCloseable {
         WebServer server = WebServer.builder()
                 .host(config.host())
                 .port(config.port())
-                .maxPayloadSize(Requests.MAX_BODY_BYTES)
+                .maxPayloadSize(Requests.MAX_DRAINED_BODY_BYTES)
                 .directHandlers(DirectErrors.handlers())
                 .shutdownHook(false)
                 .routing(routing)

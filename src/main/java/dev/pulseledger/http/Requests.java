@@ -12,6 +12,12 @@ import java.util.Optional;
 public final class Requests {
     public static final HeaderName API_KEY = HeaderNames.create("X-ApiKey");
     public static final int MAX_BODY_BYTES = 64 * 1024;
+    /**
+     * The server reads a refused body up to this size to its end, so the client hears the 413
+     * instead of a connection reset; a larger body is cut off at once.
+     */
+    public static final int MAX_DRAINED_BODY_BYTES = 1024 * 1024;
+
     public static final int DEFAULT_PAGE_SIZE = 20;
     public static final int MAX_PAGE_SIZE = 100;
 

@@ -124,16 +124,8 @@ class AccountAdminContractTest extends ContractTest {
     void theLedgerHasEveryCreditSpendAndRevertNewestFirst() {
         Fixtures.Caller caller = fixtures.caller(100);
         admin().post("/admin/accounts/" + caller.accountId() + "/credits", Map.of("amount", 50, "reason", "gift"));
-        String first = caller(caller)
-                .post("/api/tokens/spend/30")
-                .json()
-                .path("spendingId")
-                .asText();
-        String second = caller(caller)
-                .post("/api/tokens/spend/20")
-                .json()
-                .path("spendingId")
-                .asText();
+        String first = spendingId(caller, 30);
+        String second = spendingId(caller, 20);
         caller(caller).post("/api/tokens/spendings/" + first + "/revert");
 
         List<JsonNode> entries = ledger(caller.accountId());

@@ -154,11 +154,7 @@ class AuthenticationContractTest extends ContractTest {
     void aSuspendedAccountIs403AccountSuspendedUntilReactivated() {
         Fixtures.Caller caller = fixtures.caller(1000);
         Fixtures.Caller bystander = fixtures.caller(1000);
-        String spendingId = caller(caller)
-                .post("/api/tokens/spend/100")
-                .json()
-                .path("spendingId")
-                .asText();
+        String spendingId = spendingId(caller, 100);
 
         Reply suspended =
                 admin().put("/admin/accounts/" + caller.accountId() + "/status", Map.of("status", "suspended"));

@@ -135,6 +135,13 @@ abstract class ContractTest {
         }
     }
 
+    /** Spends and returns the new spending's id. */
+    String spendingId(Fixtures.Caller caller, long amount) {
+        Reply reply = caller(caller).post("/api/tokens/spend/" + amount);
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
+        return reply.json().path("spendingId").asText();
+    }
+
     long balance(Fixtures.Caller caller) {
         Reply reply = caller(caller).get("/api/tokens/balance");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);

@@ -149,23 +149,32 @@ class ConventionsContractTest extends ContractTest {
     @Test
     void aBodyAboveTheLimitIs413AndChangesNothing() {
         Set<String> before = accountIds();
-        String huge = "{\"name\":\"" + "a".repeat(70 * 1024) + "\"}";
-        Reply reply = admin().send(
-                        "POST",
-                        "/admin/accounts",
-                        huge,
-                        Map.of("Content-Type", "application/json", "X-Request-Id", "big-1"));
-        assertProblem(reply, 413, "payload_too_large");
-        assertThat(reply.header("X-Request-Id")).contains("big-1");
-        String chunk = "{\"name\":\"" + "a".repeat(70 * 1024) + "\"}";
-        String chunked = RawHttp.exchange(
-                node,
-                "POST /admin/accounts HTTP/1.1\r\nHost: x\r\nX-ApiKey: " + TestNode.ADMIN_KEY
-                        + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-                        + Integer.toHexString(chunk.length()) + "\r\n" + chunk + "\r\n0\r\n\r\n");
-        assertThat(chunked).startsWith("HTTP/1.1 413").contains("\"code\":\"payload_too_large\"");
+        for (int size : List.of(70 * 1024, 200 * 1024, 1000 * 1024)) {
+            String huge = "{\"name\":\"" + "a".repeat(size) + "\"}";
+            for (int attempt = 0; attempt < 3; attempt++) {
+                Reply reply = admin().send(
+                                "POST",
+                                "/admin/accounts",
+                                huge,
+                                Map.of("Content-Type", "application/json", "X-Request-Id", "big-" + size));
+                assertProblem(reply, 413, "payload_too_large");
+                assertThat(reply.header("X-Request-Id")).contains("big-" + size);
+            }
+            String chunked = RawHttp.exchange(
+                    node,
+                    adminPost("Transfer-Encoding: chunked") + Integer.toHexString(huge.length()) + "\r\n" + huge
+                            + "\r\n0\r\n\r\n");
+            assertThat(chunked).startsWith("HTTP/1.1 413").contains("\"code\":\"payload_too_large\"");
+        }
+        String announced = RawHttp.exchange(node, adminPost("Content-Length: 1000000000"));
+        assertThat(announced).startsWith("HTTP/1.1 413").contains("\"code\":\"payload_too_large\"");
         assertThat(accountIds()).isEqualTo(before);
         assertThat(admin().get("/admin/plans").status()).isEqualTo(200);
+    }
+
+    private static String adminPost(String framing) {
+        return "POST /admin/accounts HTTP/1.1\r\nHost: x\r\nX-ApiKey: " + TestNode.ADMIN_KEY
+                + "\r\nContent-Type: application/json\r\n" + framing + "\r\nConnection: close\r\n\r\n";
     }
 
     @Test

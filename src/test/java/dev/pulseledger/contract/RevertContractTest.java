@@ -36,11 +36,7 @@ class RevertContractTest extends ContractTest {
     @Test
     void aRepeatedRevertAnswersTheSameAndRefundsNothingMore() {
         Fixtures.Caller caller = fixtures.caller(1000);
-        String id = caller(caller)
-                .post("/api/tokens/spend/100")
-                .json()
-                .path("spendingId")
-                .asText();
+        String id = spendingId(caller, 100);
         caller(caller).post("/api/tokens/spend/50");
         Reply first = revert(caller, id);
         AccountState after = state(caller.accountId());
@@ -57,11 +53,7 @@ class RevertContractTest extends ContractTest {
     @Test
     void concurrentRevertsRefundOnce() {
         Fixtures.Caller caller = fixtures.caller(1000);
-        String id = caller(caller)
-                .post("/api/tokens/spend/100")
-                .json()
-                .path("spendingId")
-                .asText();
+        String id = spendingId(caller, 100);
 
         List<Reply> replies = concurrently(16, () -> revert(caller, id));
 
@@ -80,11 +72,7 @@ class RevertContractTest extends ContractTest {
     void anotherCallersSpendingIs404SpendingNotFoundAndChangesNothing() {
         Fixtures.Caller owner = fixtures.caller(1000);
         Fixtures.Caller stranger = fixtures.caller(1000);
-        String id = caller(owner)
-                .post("/api/tokens/spend/100")
-                .json()
-                .path("spendingId")
-                .asText();
+        String id = spendingId(owner, 100);
         AccountState ownerBefore = state(owner.accountId());
         AccountState strangerBefore = state(stranger.accountId());
 

@@ -58,11 +58,7 @@ class SpendingsContractTest extends ContractTest {
     void anotherCallersSpendingOrNoneIs404SpendingNotFound() {
         Fixtures.Caller owner = fixtures.caller(1000);
         Fixtures.Caller stranger = fixtures.caller(1000);
-        String id = caller(owner)
-                .post("/api/tokens/spend/100")
-                .json()
-                .path("spendingId")
-                .asText();
+        String id = spendingId(owner, 100);
         for (String path : List.of(
                 "/api/tokens/spendings/" + id,
                 "/api/tokens/spendings/sp_00000000000000000000000000",
@@ -76,11 +72,7 @@ class SpendingsContractTest extends ContractTest {
         Fixtures.Caller caller = fixtures.caller(1000);
         List<String> created = new ArrayList<>();
         for (int i = 1; i <= 25; i++) {
-            created.add(caller(caller)
-                    .post("/api/tokens/spend/" + i)
-                    .json()
-                    .path("spendingId")
-                    .asText());
+            created.add(spendingId(caller, i));
         }
         caller(caller).post("/api/tokens/spendings/" + created.get(3) + "/revert");
         List<String> newestFirst = created.reversed();
