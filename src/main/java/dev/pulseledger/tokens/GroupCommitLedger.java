@@ -108,17 +108,18 @@ public final class GroupCommitLedger implements SpendLedger, AutoCloseable {
 
     /**
      * Applies the batch; if it fails, applies each command alone so that one bad command cannot fail
-     * the others, and a command whose first attempt may have landed is not applied twice.
+     * the others, and a command whose first attempt may have landed is not applied twice. An
+     * unreachable database fails the whole batch at once: retrying each command would only make every
+     * caller wait for one connection timeout per command.
      */
     private void applyBatch(List<Pending> batch) {
         try {
             complete(batch, store.apply(commands(batch), false));
             return;
+        } catch (DatabaseUnavailableException e) {
+            batch.forEach(pending -> pending.outcome().completeExceptionally(e));
+            return;
         } catch (RuntimeException e) {
-            if (batch.size() == 1 && e instanceof DatabaseUnavailableException) {
-                batch.getFirst().outcome().completeExceptionally(e);
-                return;
-            }
             LOG.warn("A batch of {} failed ({}); applying its commands one by one", batch.size(), e.toString());
         }
         for (Pending pending : batch) {
