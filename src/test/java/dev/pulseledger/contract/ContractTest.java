@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Base of the contract suite: each test class runs once per store against one node of its own,
- * shared by its tests, which is safe because every test makes its own accounts.
+ * shared by its tests, which is safe because each test makes its own accounts, plans and services.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(TestStore.class)
@@ -40,8 +40,8 @@ abstract class ContractTest {
     TestNode node;
     Fixtures fixtures;
 
-    @BeforeParameterizedClassInvocation
-    void startNode(TestStore store) {
+    @BeforeParameterizedClassInvocation(injectArguments = false)
+    void startNode() {
         node = TestNode.start(store.newDatabaseUrl());
         fixtures = new Fixtures(node);
     }
