@@ -3,7 +3,9 @@ package dev.pulseledger.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -108,6 +110,25 @@ public final class JsonBody {
             throw ProblemException.invalidField(field, "must be true or false");
         }
         return Optional.of(value.booleanValue());
+    }
+
+    /** A required array of 1 to {@code maxItems} strings of at most {@code maxLength} characters each. */
+    public List<String> requiredStringList(String field, int maxItems, int maxLength) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw ProblemException.invalidField(field, "is required");
+        }
+        if (!value.isArray() || value.isEmpty() || value.size() > maxItems) {
+            throw ProblemException.invalidField(field, "must be an array of 1 to " + maxItems + " strings");
+        }
+        List<String> items = new ArrayList<>(value.size());
+        for (JsonNode item : value) {
+            if (!item.isTextual() || item.textValue().length() > maxLength) {
+                throw ProblemException.invalidField(field, "must hold strings of at most " + maxLength + " characters");
+            }
+            items.add(item.textValue());
+        }
+        return items;
     }
 
     public Optional<Instant> optionalInstant(String field) {

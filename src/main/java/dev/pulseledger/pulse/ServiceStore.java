@@ -1,5 +1,7 @@
 package dev.pulseledger.pulse;
 
+import dev.pulseledger.events.NewEvent;
+import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
@@ -26,9 +28,13 @@ public final class ServiceStore {
     private static final String DELETE = "DELETE FROM services WHERE id = ?";
 
     private final Database database;
+    private final Outbox outbox;
+    private final String selectForUpdate;
 
-    public ServiceStore(Database database) {
+    public ServiceStore(Database database, Outbox outbox) {
         this.database = database;
+        this.outbox = outbox;
+        this.selectForUpdate = SELECT_ONE + database.dialect().lockClause();
     }
 
     /** Outcome of writing a service. */
@@ -38,10 +44,13 @@ public final class ServiceStore {
         LIMIT_REACHED
     }
 
-    /** Creates or replaces the service in one transaction. */
+    /** Creates or replaces the service in one transaction, with its status change event if any. */
     public Write put(Service service) {
         return database.inTransaction(connection -> {
-            if (update(connection, service)) {
+            Optional<Service> current = findForUpdate(connection, service.id());
+            if (current.isPresent()) {
+                update(connection, service);
+                recordStatusChange(connection, current.get(), service);
                 return Write.REPLACED;
             }
             if (count(connection) >= MAX_SERVICES) {
@@ -63,19 +72,41 @@ public final class ServiceStore {
     }
 
     /**
-     * Reads the service, lets {@code change} derive the new version, and writes it, all under one
-     * transaction; empty when there is no such service.
+     * Reads the service, lets {@code change} derive the new version, and writes it with its status
+     * change event if any, all under one transaction; empty when there is no such service.
      */
     public Optional<Service> update(String id, java.util.function.UnaryOperator<Service> change) {
         return database.inTransaction(connection -> {
-            Optional<Service> current = find(connection, id);
+            Optional<Service> current = findForUpdate(connection, id);
             if (current.isEmpty()) {
                 return Optional.empty();
             }
             Service changed = change.apply(current.get());
             update(connection, changed);
+            recordStatusChange(connection, current.get(), changed);
             return Optional.of(changed);
         });
+    }
+
+    /**
+     * Appends service.status_changed when, and only when, the status really changed. The row was
+     * read under lock, so two concurrent writes of one new status yield one event, not two.
+     */
+    private void recordStatusChange(Connection connection, Service before, Service after) throws SQLException {
+        if (before.status() != after.status()) {
+            NewEvent event = NewEvent.serviceStatusChanged(
+                    after.id(),
+                    after.name(),
+                    before.status().wire(),
+                    after.status().wire(),
+                    after.isPublic());
+            outbox.append(connection, List.of(event), after.updatedAt());
+        }
+    }
+
+    /** Reads the service and locks its row until the transaction ends. */
+    private Optional<Service> findForUpdate(Connection connection, String id) throws SQLException {
+        return find(connection, selectForUpdate, id);
     }
 
     private static boolean update(Connection connection, Service service) throws SQLException {
@@ -110,11 +141,11 @@ public final class ServiceStore {
     }
 
     public Optional<Service> find(String id) {
-        return database.read(connection -> find(connection, id));
+        return database.read(connection -> find(connection, SELECT_ONE, id));
     }
 
-    private static Optional<Service> find(Connection connection, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
+    private static Optional<Service> find(Connection connection, String sql, String id) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(service(rs)) : Optional.empty();
