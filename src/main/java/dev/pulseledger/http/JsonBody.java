@@ -14,6 +14,11 @@ import java.util.regex.Pattern;
 public final class JsonBody {
     public static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
 
+    /** RFC 3339 years have four digits; beyond them Instant.parse still succeeds but epoch millis overflow. */
+    private static final Instant EARLIEST_INSTANT = Instant.parse("0000-01-01T00:00:00Z");
+
+    private static final Instant LATEST_INSTANT = Instant.parse("9999-12-31T23:59:59.999Z");
+
     /** The body of a request that sent none: every field absent. */
     public static final JsonBody EMPTY = new JsonBody(Json.mapper().createObjectNode());
 
@@ -129,10 +134,14 @@ public final class JsonBody {
     public Optional<Instant> optionalInstant(String field) {
         return optionalString(field, 64).map(text -> {
             try {
-                return Instant.parse(text);
+                Instant instant = Instant.parse(text);
+                if (!instant.isBefore(EARLIEST_INSTANT) && !instant.isAfter(LATEST_INSTANT)) {
+                    return instant;
+                }
             } catch (DateTimeParseException e) {
-                throw ProblemException.invalidField(field, "must be an RFC 3339 timestamp");
+                // answered below
             }
+            throw ProblemException.invalidField(field, "must be an RFC 3339 timestamp");
         });
     }
 }

@@ -82,7 +82,7 @@ public final class SpendBatchStore {
         private final Map<String, Long> lowBalanceThresholds = new HashMap<>();
         private final Map<String, Long> changedBalances = new LinkedHashMap<>();
         private final Map<String, Spending> newSpendings = new LinkedHashMap<>();
-        private final List<Spending> revertedEarlierSpendings = new ArrayList<>();
+        private final Map<String, Spending> revertedEarlierSpendings = new LinkedHashMap<>();
         private final Map<String, IdempotencyRecord> newIdempotencyRecords = new HashMap<>();
         private final List<LedgerLine> ledgerLines = new ArrayList<>();
         private final List<NewEvent> events = new ArrayList<>();
@@ -243,7 +243,9 @@ public final class SpendBatchStore {
         }
 
         private RevertResult revert(Revert command) throws SQLException {
-            Spending spending = newSpendings.get(command.spendingId());
+            // A spending this batch already touched is decided here; the database still has its old state.
+            Spending spending =
+                    newSpendings.getOrDefault(command.spendingId(), revertedEarlierSpendings.get(command.spendingId()));
             if (spending == null || !spending.accountId().equals(command.accountId())) {
                 spending =
                         findSpending(command.accountId(), command.spendingId()).orElse(null);
@@ -260,7 +262,7 @@ public final class SpendBatchStore {
             if (newSpendings.containsKey(spending.id())) {
                 newSpendings.put(spending.id(), reverted);
             } else {
-                revertedEarlierSpendings.add(reverted);
+                revertedEarlierSpendings.put(reverted.id(), reverted);
             }
             ledgerLines.add(new LedgerLine(spending.accountId(), "revert", spending.amount(), after, spending.id()));
             return new RevertResult.Reverted(reverted, after);
@@ -298,7 +300,7 @@ public final class SpendBatchStore {
                 executeIfAny(ps, newSpendings.size());
             }
             try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
-                for (Spending spending : revertedEarlierSpendings) {
+                for (Spending spending : revertedEarlierSpendings.values()) {
                     ps.setLong(1, spending.revertedAt().orElseThrow().toEpochMilli());
                     ps.setString(2, spending.id());
                     ps.addBatch();
