@@ -1,31 +1,51 @@
 package dev.pulseledger;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.admin.KeyAdminRoutes;
+import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
+import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.docs.DocsRoutes;
+import dev.pulseledger.events.Outbox;
+import dev.pulseledger.events.PulseStreamRoutes;
+import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
-import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.http.ServerSettings;
+import dev.pulseledger.http.ServerTls;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.ratelimit.PlanRateLimits;
+import dev.pulseledger.ratelimit.RateLimitFilter;
+import dev.pulseledger.ratelimit.RateLimiter;
+import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.tokens.GroupCommitLedger;
+import dev.pulseledger.tokens.IdempotencyCleaner;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
+import dev.pulseledger.webhooks.DeliveryWorker;
+import dev.pulseledger.webhooks.WebhookAdminRoutes;
+import dev.pulseledger.webhooks.WebhookStore;
+import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -34,9 +54,12 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,19 +73,36 @@ public final class Application implements AutoCloseable {
     private final BalanceReader balances;
     private final WebServer server;
     private final RouteTable routes;
+    private final RequestDeadlines deadlines;
+    private final IdempotencyCleaner idempotencyCleaner;
+    private final StatusChangeFeed statusChanges;
+    private final DeliveryWorker webhookWorker;
 
     private Application(
-            Database database, GroupCommitLedger ledger, BalanceReader balances, WebServer server, RouteTable routes) {
+            Database database,
+            GroupCommitLedger ledger,
+            BalanceReader balances,
+            WebServer server,
+            RouteTable routes,
+            RequestDeadlines deadlines,
+            IdempotencyCleaner idempotencyCleaner,
+            StatusChangeFeed statusChanges,
+            DeliveryWorker webhookWorker) {
         this.database = database;
         this.ledger = ledger;
         this.balances = balances;
         this.server = server;
         this.routes = routes;
+        this.deadlines = deadlines;
+        this.idempotencyCleaner = idempotencyCleaner;
+        this.statusChanges = statusChanges;
+        this.webhookWorker = webhookWorker;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
         Clock clock = Clock.systemUTC();
+        Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(metrics);
         new JvmGcMetrics().bindTo(metrics);
@@ -78,24 +118,48 @@ public final class Application implements AutoCloseable {
         PlanStore plans = new PlanStore(database);
         AccountStore accounts = new AccountStore(database);
         KeyStore keys = new KeyStore(database);
-        ServiceStore services = new ServiceStore(database);
+        WebhookStore webhooks = new WebhookStore(database);
+        Outbox outbox = new Outbox(database, webhooks::enqueue);
+        ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
         GroupCommitLedger ledger = new GroupCommitLedger(
-                new SpendBatchStore(database, clock),
+                new SpendBatchStore(database, clock, outbox),
                 new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
                 metrics);
+        EventSettings events = config.events();
+        StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
+        DeliveryWorker webhookWorker = DeliveryWorker.start(
+                webhooks,
+                outbox,
+                new DeliveryWorker.Settings(
+                        events.pollInterval(),
+                        events.webhookMaxAttempts(),
+                        events.webhookRetryBase(),
+                        events.webhookTimeout()),
+                clock,
+                new SecureRandom());
+        IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
+                        database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
+                .start();
         if (config.demo()) {
             DemoSeed.seed(plans, accounts, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
+        routing.addFilter(new RateLimitFilter(authenticator, new PlanRateLimits(plans), new RateLimiter()));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
         new PulseRoutes(authenticator, feed).register(routes);
+        new PulseStreamRoutes(
+                        authenticator,
+                        statusChanges,
+                        events.heartbeatInterval(),
+                        config.serverLimits().maxConcurrentRequests() / 2)
+                .register(routes);
         BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
         new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
@@ -103,24 +167,53 @@ public final class Application implements AutoCloseable {
         new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
+        new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
+        new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
+        new DocsRoutes().register(routes);
+        if (config.publicStatusPage()) {
+            new StatusPageRoutes(feed).register(routes);
+        }
         routes.finish();
 
-        WebServer server = WebServer.builder()
+        RequestDeadlines deadlines =
+                new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH));
+        WebServerConfig.Builder serverConfig = WebServer.builder()
                 .host(config.host())
                 .port(config.port())
-                .maxPayloadSize(Requests.MAX_BODY_BYTES)
                 // Without TCP_NODELAY a response written in two segments waits for the client's delayed ACK (~40 ms).
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
                 .directHandlers(DirectErrors.handlers())
                 .shutdownHook(false)
-                .routing(routing)
-                .build()
-                .start();
+                .routing(routing);
+        ServerSettings.apply(serverConfig, config.serverLimits(), deadlines);
+        tls.ifPresent(serverConfig::tls);
+        WebServer server = serverConfig.build().start();
+        if (!server.isRunning() || server.port() < 0) {
+            statusChanges.close();
+            webhookWorker.close();
+            deadlines.close();
+            idempotencyCleaner.close();
+            ledger.close();
+            balances.close();
+            database.close();
+            throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
+                    + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
+        }
         LOG.info(
-                "Pulseledger listening on port {} with a {} database",
+                "Pulseledger listening on port {} ({}) with a {} database",
                 server.port(),
+                tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase());
-        return new Application(database, ledger, balances, server, routes);
+        return new Application(
+                database,
+                ledger,
+                balances,
+                server,
+                routes,
+                deadlines,
+                idempotencyCleaner,
+                statusChanges,
+                webhookWorker);
     }
 
     public int port() {
@@ -132,10 +225,17 @@ public final class Application implements AutoCloseable {
         return routes.routes();
     }
 
-    /** Stops taking requests, lets queued spends commit, then closes the database. */
+    /**
+     * Ends open event streams, stops taking requests, lets queued spends commit and webhook attempts
+     * in flight finish, then closes the database.
+     */
     @Override
     public void close() {
+        statusChanges.close();
         server.stop();
+        webhookWorker.close();
+        deadlines.close();
+        idempotencyCleaner.close();
         ledger.close();
         balances.close();
         database.close();

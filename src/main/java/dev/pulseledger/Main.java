@@ -1,6 +1,12 @@
 package dev.pulseledger;
 
+import dev.pulseledger.cli.AccountsCommand;
+import dev.pulseledger.cli.KeysCommand;
+import dev.pulseledger.cli.PlansCommand;
+import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.store.DatabaseUnavailableException;
+import dev.pulseledger.verify.VerifyCommand;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,7 +17,14 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "Pulseledger 0.1.0",
         description = "Prepaid token accounts and a service-status feed for API providers.",
-        subcommands = {ServeCommand.class})
+        subcommands = {
+            ServeCommand.class,
+            PlansCommand.class,
+            AccountsCommand.class,
+            KeysCommand.class,
+            ServicesCommand.class,
+            VerifyCommand.class
+        })
 public final class Main {
     public static void main(String[] args) {
         SLF4JBridgeHandler.removeHandlersForRootLogger();
@@ -23,8 +36,7 @@ public final class Main {
     public static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new Main());
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
-            if (error instanceof ConfigException
-                    || error instanceof dev.pulseledger.store.DatabaseUnavailableException) {
+            if (error instanceof ConfigException || error instanceof DatabaseUnavailableException) {
                 cmd.getErr().println("pulseledger: " + error.getMessage());
                 return 2;
             }

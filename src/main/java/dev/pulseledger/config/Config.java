@@ -15,4 +15,9 @@ public record Config(
         Duration databaseStatementTimeout,
         Duration databaseStartupTimeout,
         int spendQueueLength,
-        int spendBatchSize) {}
+        int spendBatchSize,
+        boolean publicStatusPage,
+        ServerLimits serverLimits,
+        Optional<TlsKeystore> tls,
+        Duration idempotencyRetention,
+        EventSettings events) {}

@@ -1,5 +1,7 @@
 package dev.pulseledger.config;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -20,7 +22,24 @@ public final class ConfigParser {
             String databaseStatementTimeoutMillis,
             String databaseStartupTimeoutSeconds,
             String spendQueueLength,
-            String spendBatchSize) {}
+            String spendBatchSize,
+            String publicStatusPage,
+            String requestTimeoutSeconds,
+            String idleTimeoutSeconds,
+            String maxConnections,
+            String maxConcurrentRequests,
+            String tlsKeystore,
+            String tlsKeystorePassword,
+            String idempotencyRetentionHours,
+            RawEvents events) {}
+
+    /** The raw event settings (see {@link EventSettings}). */
+    public record RawEvents(
+            String pollMillis,
+            String heartbeatMillis,
+            String webhookMaxAttempts,
+            String webhookRetryBaseMillis,
+            String webhookTimeoutMillis) {}
 
     private ConfigParser() {}
 
@@ -58,7 +77,69 @@ public final class ConfigParser {
                 new Setting("--spend-queue-length", "PULSELEDGER_SPEND_QUEUE_LENGTH", raw.spendQueueLength())
                         .intBetween(1, 1_000_000),
                 new Setting("--spend-batch-size", "PULSELEDGER_SPEND_BATCH_SIZE", raw.spendBatchSize())
-                        .intBetween(1, 10_000));
+                        .intBetween(1, 10_000),
+                new Setting("--public-status-page", "PULSELEDGER_PUBLIC_STATUS_PAGE", raw.publicStatusPage()).bool(),
+                serverLimits(raw),
+                tls(raw.tlsKeystore(), raw.tlsKeystorePassword()),
+                Duration.ofHours(new Setting(
+                                "--idempotency-retention-h",
+                                "PULSELEDGER_IDEMPOTENCY_RETENTION_H",
+                                raw.idempotencyRetentionHours())
+                        .intBetween(24, 24 * 366)),
+                events(raw.events()));
+    }
+
+    private static ServerLimits serverLimits(Raw raw) {
+        return new ServerLimits(
+                Duration.ofSeconds(
+                        new Setting("--request-timeout-s", "PULSELEDGER_REQUEST_TIMEOUT_S", raw.requestTimeoutSeconds())
+                                .intBetween(1, 3600)),
+                Duration.ofSeconds(
+                        new Setting("--idle-timeout-s", "PULSELEDGER_IDLE_TIMEOUT_S", raw.idleTimeoutSeconds())
+                                .intBetween(1, 3600)),
+                new Setting("--max-connections", "PULSELEDGER_MAX_CONNECTIONS", raw.maxConnections())
+                        .intBetween(1, 1_000_000),
+                new Setting(
+                                "--max-concurrent-requests",
+                                "PULSELEDGER_MAX_CONCURRENT_REQUESTS",
+                                raw.maxConcurrentRequests())
+                        .intBetween(1, 1_000_000));
+    }
+
+    private static Optional<TlsKeystore> tls(String keystore, String password) {
+        Setting path = new Setting("--tls-keystore", "PULSELEDGER_TLS_KEYSTORE", keystore == null ? "" : keystore);
+        boolean hasPassword = password != null && !password.isEmpty();
+        if (path.text().isEmpty()) {
+            if (hasPassword) {
+                throw path.invalid("a PKCS12 keystore file, since a keystore password is set");
+            }
+            return Optional.empty();
+        }
+        if (!Files.isRegularFile(Path.of(path.text())) || !Files.isReadable(Path.of(path.text()))) {
+            throw path.invalid("a readable PKCS12 keystore file");
+        }
+        if (!hasPassword) {
+            throw new Setting("--tls-keystore-password", "PULSELEDGER_TLS_KEYSTORE_PASSWORD", "")
+                    .invalid("the keystore's password");
+        }
+        return Optional.of(new TlsKeystore(Path.of(path.text()), password));
+    }
+
+    private static EventSettings events(RawEvents raw) {
+        return new EventSettings(
+                new Setting("--events-poll-ms", "PULSELEDGER_EVENTS_POLL_MS", raw.pollMillis())
+                        .millisBetween(10, 60_000),
+                new Setting("--sse-heartbeat-ms", "PULSELEDGER_SSE_HEARTBEAT_MS", raw.heartbeatMillis())
+                        .millisBetween(100, 300_000),
+                new Setting("--webhook-max-attempts", "PULSELEDGER_WEBHOOK_MAX_ATTEMPTS", raw.webhookMaxAttempts())
+                        .intBetween(1, 50),
+                new Setting(
+                                "--webhook-retry-base-ms",
+                                "PULSELEDGER_WEBHOOK_RETRY_BASE_MS",
+                                raw.webhookRetryBaseMillis())
+                        .millisBetween(10, 3_600_000),
+                new Setting("--webhook-timeout-ms", "PULSELEDGER_WEBHOOK_TIMEOUT_MS", raw.webhookTimeoutMillis())
+                        .millisBetween(100, 60_000));
     }
 
     private static Optional<String> adminKey(String value) {

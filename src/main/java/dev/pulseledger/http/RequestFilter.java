@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -30,14 +31,12 @@ public final class RequestFilter implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         long startNanos = System.nanoTime();
-        String requestId = req.headers()
-                .first(REQUEST_ID)
-                .filter(id -> SANE_REQUEST_ID.matcher(id).matches())
-                .orElseGet(() -> UlidCreator.getUlid().toLowerCase());
-        res.header(REQUEST_ID, requestId);
+        res.header(REQUEST_ID, requestId(req.headers().first(REQUEST_ID)));
         res.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
         String path = req.path().path();
         if (path.startsWith("/api/") || path.startsWith("/admin/")) {
+            // The safe default for keyed data and for every error; a handler that serves a cacheable
+            // representation (the pulse feed, see Representation) replaces it on its 200 and 304.
             res.header(HeaderNames.CACHE_CONTROL, "no-store");
         }
         try {
@@ -45,6 +44,13 @@ public final class RequestFilter implements Filter {
         } finally {
             record(req, res, startNanos);
         }
+    }
+
+    /** The caller's request id if it is sane, else a new one. */
+    static String requestId(Optional<String> presented) {
+        return presented
+                .filter(id -> SANE_REQUEST_ID.matcher(id).matches())
+                .orElseGet(() -> UlidCreator.getUlid().toLowerCase());
     }
 
     private void record(RoutingRequest req, RoutingResponse res, long startNanos) {

@@ -55,7 +55,7 @@ public final class Authenticator {
         return new Caller(grant.accountId(), grant.keyId(), grant.planId());
     }
 
-    /** Passes only for an admin key; a caller key gets 403, anything else 401. */
+    /** Passes only for an admin key; a usable caller key gets 403, anything else 401. */
     public void requireAdmin(Optional<String> presentedKey) {
         String key = presentedKey.orElseThrow(Authenticator::missingKey);
         if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
@@ -65,7 +65,9 @@ public final class Authenticator {
         if (isAdminHash(hash)) {
             return;
         }
-        if (grants.get(hash, keys::findGrant).isPresent()) {
+        if (grants.get(hash, keys::findGrant)
+                .filter(g -> g.usableAt(clock.instant()))
+                .isPresent()) {
             throw forbidden("This endpoint needs an admin key.");
         }
         throw invalidKey();

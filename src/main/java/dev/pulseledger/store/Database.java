@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 /** The connection pool, the schema migrations and the transaction boundary for one store. */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+    private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
 
     private final Dialect dialect;
     private final HikariDataSource pool;
@@ -34,6 +35,15 @@ public final class Database implements AutoCloseable {
 
     /** Opens the pool, waits for the database to answer, and migrates the schema. */
     public static Database open(Settings settings) {
+        return open(settings, true);
+    }
+
+    /** Opens the pool and waits for the database, leaving the schema as it is: for tools that only read. */
+    public static Database openWithoutMigrating(Settings settings) {
+        return open(settings, false);
+    }
+
+    private static Database open(Settings settings, boolean migrate) {
         Dialect dialect = Dialect.fromUrl(settings.jdbcUrl());
         HikariConfig config = new HikariConfig();
         config.setPoolName("pulseledger");
@@ -51,12 +61,14 @@ public final class Database implements AutoCloseable {
         Database database = new Database(dialect, pool);
         try {
             database.awaitReachable(settings.startupTimeout());
-            Flyway.configure()
-                    .dataSource(pool)
-                    .locations(dialect.migrations())
-                    .failOnMissingLocations(true)
-                    .load()
-                    .migrate();
+            if (migrate) {
+                Flyway.configure()
+                        .dataSource(pool)
+                        .locations(dialect.migrations())
+                        .failOnMissingLocations(true)
+                        .load()
+                        .migrate();
+            }
         } catch (RuntimeException e) {
             pool.close();
             throw e;
@@ -85,9 +97,15 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
         config.addDataSourceProperty(
                 "options", "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        String connectSeconds =
+                Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
+        config.addDataSourceProperty("connectTimeout", connectSeconds);
+        config.addDataSourceProperty("loginTimeout", connectSeconds);
+        // A network that drops packets silently would otherwise leave a read waiting for ever; the
+        // server's statement_timeout ends slow statements first, this only ends dead connections.
         config.addDataSourceProperty(
-                "connectTimeout",
-                Long.toString(Math.max(1, settings.connectionTimeout().toSeconds())));
+                "socketTimeout",
+                Long.toString(settings.statementTimeout().toSeconds() + SOCKET_TIMEOUT_MARGIN_SECONDS));
         config.addDataSourceProperty("tcpKeepAlive", "true");
     }
 
@@ -146,10 +164,10 @@ public final class Database implements AutoCloseable {
                 connection.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
+                // No setAutoCommit(true) afterwards: the pool restores it when the connection returns,
+                // and on a broken connection it would throw "Connection is closed" over the real error.
                 rollbackQuietly(connection);
                 throw e;
-            } finally {
-                connection.setAutoCommit(true);
             }
         } catch (SQLException e) {
             throw translate(e);

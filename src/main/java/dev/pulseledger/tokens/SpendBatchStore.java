@@ -1,6 +1,8 @@
 package dev.pulseledger.tokens;
 
 import dev.pulseledger.accounts.LedgerWriter;
+import dev.pulseledger.events.NewEvent;
+import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Rows;
@@ -28,9 +30,12 @@ import java.util.stream.Stream;
  * Across nodes the row locks make concurrent batches on one account take turns.
  */
 public final class SpendBatchStore {
-    private static final String LOCK_ONE = "SELECT id, balance FROM accounts WHERE id = ?";
-    private static final String LOCK_MANY_POSTGRES =
-            "SELECT id, balance FROM accounts WHERE id = ANY (?) ORDER BY id FOR UPDATE";
+    /** The balance and the effective low-balance threshold: the account's own, else its plan's. */
+    private static final String LOCKED_COLUMNS = "SELECT id, balance, COALESCE(low_balance_threshold,"
+            + " (SELECT p.low_balance_threshold FROM plans p WHERE p.id = accounts.plan_id)) FROM accounts";
+
+    private static final String LOCK_ONE = LOCKED_COLUMNS + " WHERE id = ?";
+    private static final String LOCK_MANY_POSTGRES = LOCKED_COLUMNS + " WHERE id = ANY (?) ORDER BY id FOR UPDATE";
     private static final String UPDATE_BALANCE = "UPDATE accounts SET balance = ? WHERE id = ?";
     private static final String INSERT_SPENDING =
             "INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at)"
@@ -73,10 +78,12 @@ public final class SpendBatchStore {
 
     private final Database database;
     private final Clock clock;
+    private final Outbox outbox;
 
-    public SpendBatchStore(Database database, Clock clock) {
+    public SpendBatchStore(Database database, Clock clock, Outbox outbox) {
         this.database = database;
         this.clock = clock;
+        this.outbox = outbox;
     }
 
     /**
@@ -95,11 +102,13 @@ public final class SpendBatchStore {
         private final boolean retry;
         private final Instant now = clock.instant();
         private final Map<String, Long> balances = new LinkedHashMap<>();
+        private final Map<String, Long> lowBalanceThresholds = new HashMap<>();
         private final Map<String, Long> changedBalances = new LinkedHashMap<>();
         private final Map<String, Spending> newSpendings = new LinkedHashMap<>();
-        private final List<Spending> revertedEarlierSpendings = new ArrayList<>();
+        private final Map<String, Spending> revertedEarlierSpendings = new LinkedHashMap<>();
         private final Map<String, IdempotencyRecord> newIdempotencyRecords = new HashMap<>();
         private final List<LedgerLine> ledgerLines = new ArrayList<>();
+        private final List<NewEvent> events = new ArrayList<>();
 
         Batch(Connection connection, boolean retry) {
             this.connection = connection;
@@ -143,6 +152,10 @@ public final class SpendBatchStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     balances.put(rs.getString(1), rs.getLong(2));
+                    long threshold = rs.getLong(3);
+                    if (!rs.wasNull()) {
+                        lowBalanceThresholds.put(rs.getString(1), threshold);
+                    }
                 }
             }
         }
@@ -182,6 +195,7 @@ public final class SpendBatchStore {
             if (balance >= request.amount()) {
                 long after = balance - request.amount();
                 setBalance(request.accountId(), after);
+                noteLowBalance(request.accountId(), balance, after, command.spendingId());
                 Spending spending = new Spending(
                         command.spendingId(), request.accountId(), request.amount(), false, now, Optional.empty());
                 newSpendings.put(spending.id(), spending);
@@ -195,6 +209,14 @@ public final class SpendBatchStore {
                     .ifPresent(key -> newIdempotencyRecords.put(
                             idempotencyScope(request.accountId(), key), IdempotencyRecord.of(request, result, now)));
             return result;
+        }
+
+        /** Raises balance.low when this spend takes the balance from >= threshold to below it. */
+        private void noteLowBalance(String accountId, long before, long after, String spendingId) {
+            Long threshold = lowBalanceThresholds.get(accountId);
+            if (threshold != null && before >= threshold && after < threshold) {
+                events.add(NewEvent.balanceLow(accountId, before, after, threshold, spendingId));
+            }
         }
 
         private Optional<SpendResult> alreadyLanded(Spend command) throws SQLException {
@@ -244,7 +266,9 @@ public final class SpendBatchStore {
         }
 
         private RevertResult revert(Revert command) throws SQLException {
-            Spending spending = newSpendings.get(command.spendingId());
+            // A spending this batch already touched is decided here; the database still has its old state.
+            Spending spending =
+                    newSpendings.getOrDefault(command.spendingId(), revertedEarlierSpendings.get(command.spendingId()));
             if (spending == null || !spending.accountId().equals(command.accountId())) {
                 spending =
                         findSpending(command.accountId(), command.spendingId()).orElse(null);
@@ -261,7 +285,7 @@ public final class SpendBatchStore {
             if (newSpendings.containsKey(spending.id())) {
                 newSpendings.put(spending.id(), reverted);
             } else {
-                revertedEarlierSpendings.add(reverted);
+                revertedEarlierSpendings.put(reverted.id(), reverted);
             }
             ledgerLines.add(new LedgerLine(spending.accountId(), "revert", spending.amount(), after, spending.id()));
             return new RevertResult.Reverted(reverted, after);
@@ -284,7 +308,7 @@ public final class SpendBatchStore {
                 writeChangesInBatches();
             }
             try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
-                for (Spending spending : revertedEarlierSpendings) {
+                for (Spending spending : revertedEarlierSpendings.values()) {
                     ps.setLong(1, spending.revertedAt().orElseThrow().toEpochMilli());
                     ps.setString(2, spending.id());
                     ps.addBatch();
@@ -304,6 +328,7 @@ public final class SpendBatchStore {
                 }
                 executeIfAny(ps, newIdempotencyRecords.size());
             }
+            outbox.append(connection, events, now);
         }
 
         /** SQLite runs in this process, so a statement per row costs no round trip. */
