@@ -372,8 +372,11 @@ public final class Bench {
             Optional<Postgres> postgres = store.equals("postgresql") ? Optional.of(new Postgres(options)) : Optional.empty();
             try {
                 database = postgres.map(Postgres::appDatabase);
-                String url = postgres.map(Postgres::appUrl)
-                        .orElse("jdbc:sqlite:" + folder.resolve("bench.db").toAbsolutePath());
+                Path sqliteFile = folder.resolve("bench.db").toAbsolutePath();
+                for (String suffix : List.of("", "-wal", "-shm")) {
+                    Files.deleteIfExists(Path.of(sqliteFile + suffix)); // an earlier run into the same folder
+                }
+                String url = postgres.map(Postgres::appUrl).orElse("jdbc:sqlite:" + sqliteFile);
                 if (postgres.isPresent() && options.wants("naive")) {
                     for (String variant : List.of("hot", "spread")) {
                         for (int connections : options.connections()) {
