@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ public final class SpendBatchStore {
         private final Map<String, Long> balances = new LinkedHashMap<>();
         private final Map<String, Long> changedBalances = new LinkedHashMap<>();
         private final Map<String, Spending> newSpendings = new LinkedHashMap<>();
-        private final List<Spending> revertedEarlierSpendings = new ArrayList<>();
+        private final Map<String, Spending> revertedEarlierSpendings = new LinkedHashMap<>();
         private final Map<String, IdempotencyRecord> newIdempotencyRecords = new HashMap<>();
         private final List<LedgerLine> ledgerLines = new ArrayList<>();
 
@@ -221,11 +222,10 @@ public final class SpendBatchStore {
         }
 
         private RevertResult revert(Revert command) throws SQLException {
-            Spending spending = newSpendings.get(command.spendingId());
-            if (spending == null || !spending.accountId().equals(command.accountId())) {
-                spending =
-                        findSpending(command.accountId(), command.spendingId()).orElse(null);
-            }
+            Optional<Spending> decided = decidedInBatch(command);
+            Spending spending = decided.isPresent()
+                    ? decided.get()
+                    : findSpending(command.accountId(), command.spendingId()).orElse(null);
             if (spending == null) {
                 return new RevertResult.NotFound();
             }
@@ -238,10 +238,23 @@ public final class SpendBatchStore {
             if (newSpendings.containsKey(spending.id())) {
                 newSpendings.put(spending.id(), reverted);
             } else {
-                revertedEarlierSpendings.add(reverted);
+                revertedEarlierSpendings.put(spending.id(), reverted);
             }
             ledgerLines.add(new LedgerLine(spending.accountId(), "revert", spending.amount(), after, spending.id()));
             return new RevertResult.Reverted(reverted, after);
+        }
+
+        /**
+         * The spending as this batch has already decided it: made or reverted earlier in the batch.
+         * The database does not show those decisions until the batch is written, so a second revert
+         * in the same batch must see them here or it would refund twice.
+         */
+        private Optional<Spending> decidedInBatch(Revert command) {
+            Spending spending = newSpendings.get(command.spendingId());
+            if (spending == null) {
+                spending = revertedEarlierSpendings.get(command.spendingId());
+            }
+            return Optional.ofNullable(spending).filter(s -> s.accountId().equals(command.accountId()));
         }
 
         private Optional<Spending> findSpending(String accountId, String spendingId) throws SQLException {
@@ -276,12 +289,14 @@ public final class SpendBatchStore {
                 executeIfAny(ps, newSpendings.size());
             }
             try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
-                for (Spending spending : revertedEarlierSpendings) {
+                for (Spending spending : revertedEarlierSpendings.values()) {
                     ps.setLong(1, spending.revertedAt().orElseThrow().toEpochMilli());
                     ps.setString(2, spending.id());
                     ps.addBatch();
                 }
-                executeIfAny(ps, revertedEarlierSpendings.size());
+                if (!revertedEarlierSpendings.isEmpty()) {
+                    requireEachChangedOneRow(ps.executeBatch(), "reverted a spending that was not active");
+                }
             }
             try (LedgerWriter ledger = new LedgerWriter(connection)) {
                 for (LedgerLine line : ledgerLines) {
@@ -308,6 +323,18 @@ public final class SpendBatchStore {
                     ps.addBatch();
                 }
                 executeIfAny(ps, newIdempotencyRecords.size());
+            }
+        }
+
+        /**
+         * The account locks make every decision final, so a write that misses its row is a bug: fail
+         * the batch rather than commit a refund whose spending did not change.
+         */
+        private static void requireEachChangedOneRow(int[] counts, String problem) {
+            for (int count : counts) {
+                if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
+                    throw new IllegalStateException("A spend batch " + problem);
+                }
             }
         }
 

@@ -9,7 +9,12 @@ public final class Fixtures {
     private final Api admin;
 
     public Fixtures(TestNode node) {
-        this.admin = node.admin();
+        this(node.admin());
+    }
+
+    /** Fixtures made through any node's operator API, given as a client with the admin key. */
+    public Fixtures(Api admin) {
+        this.admin = admin;
     }
 
     /** Creates an account on the free plan with the given opening balance; returns its id. */
