@@ -50,7 +50,7 @@ public final class Database implements AutoCloseable {
         HikariDataSource pool = new HikariDataSource(config);
         Database database = new Database(dialect, pool);
         try {
-            database.awaitReachable(settings.startupTimeout());
+            database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
             Flyway.configure()
                     .dataSource(pool)
                     .locations(dialect.migrations())
@@ -103,7 +103,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private void awaitReachable(Duration timeout) {
+    private void awaitReachable(Duration timeout, String target) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
         while (true) {
             try (Connection connection = pool.getConnection()) {
@@ -111,12 +111,31 @@ public final class Database implements AutoCloseable {
             } catch (SQLException e) {
                 if (System.nanoTime() > deadlineNanos) {
                     throw new DatabaseUnavailableException(
-                            "The database did not answer within " + timeout.toSeconds() + " s: " + e.getMessage(), e);
+                            "The database " + target + " did not answer within " + timeout.toSeconds()
+                                    + " s (--db-startup-timeout-s): " + reason(e),
+                            e);
                 }
-                LOG.warn("Waiting for the database: {}", e.getMessage());
+                LOG.warn("Waiting for the database {}: {}", target, reason(e));
                 sleep(Duration.ofSeconds(1));
             }
         }
+    }
+
+    /**
+     * Why no connection came: the pool only says it timed out, while the driver's last failure (refused,
+     * unknown host, no such database, bad password) is what an operator can act on.
+     */
+    private static String reason(SQLException e) {
+        return e.getCause() != null && e.getCause().getMessage() != null
+                ? e.getCause().getMessage()
+                : e.getMessage();
+    }
+
+    /** The URL without its query string or user info, either of which may hold a password. */
+    static String withoutCredentials(String jdbcUrl) {
+        int query = jdbcUrl.indexOf('?');
+        String url = query >= 0 ? jdbcUrl.substring(0, query) : jdbcUrl;
+        return url.replaceFirst("//[^/@]*@", "//");
     }
 
     private static void sleep(Duration duration) {
