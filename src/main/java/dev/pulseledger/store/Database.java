@@ -11,10 +11,13 @@ import java.time.Duration;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteException;
 
 /** The connection pool, the schema migrations and the transaction boundary for one store. */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+    private static final int SQLITE_BUSY = 5;
+    private static final int SQLITE_LOCKED = 6;
 
     private final Dialect dialect;
     private final HikariDataSource pool;
@@ -154,16 +157,15 @@ public final class Database implements AutoCloseable {
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
     public <T> T inTransaction(SqlWork<T> work) {
         try (Connection connection = pool.getConnection()) {
-            connection.setAutoCommit(false);
             try {
+                connection.setAutoCommit(false);
                 T result = work.run(connection);
                 connection.commit();
+                connection.setAutoCommit(true);
                 return result;
             } catch (SQLException | RuntimeException e) {
-                rollbackQuietly(connection);
+                abandon(connection);
                 throw e;
-            } finally {
-                connection.setAutoCommit(true);
             }
         } catch (SQLException e) {
             throw translate(e);
@@ -188,24 +190,41 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static void rollbackQuietly(Connection connection) {
+    /**
+     * Rolls back after a failure and restores auto-commit. If either fails, the connection's state is
+     * unknown and it leaves the pool: sqlite-jdbc, for one, believes a transaction is open after a
+     * BEGIN that timed out, and would run the next borrower's statements one by one in auto-commit.
+     */
+    private void abandon(Connection connection) {
         try {
             connection.rollback();
+            connection.setAutoCommit(true);
         } catch (SQLException e) {
-            LOG.debug("Rollback failed after an error", e);
+            LOG.debug("Rollback failed after an error; dropping the connection", e);
+            pool.evictConnection(connection);
         }
     }
 
-    /** Connection failures become 503s; every other SQL error is a bug and stays a 500. */
+    /**
+     * Connection failures, statement timeouts and a busy SQLite file become 503s; every other SQL error
+     * is a bug and stays a 500.
+     */
     public static RuntimeException translate(SQLException e) {
         String state = e.getSQLState();
         boolean unavailable = e instanceof SQLTransientConnectionException
                 || (state != null && (state.startsWith("08") || state.equals("57P01")))
-                || (state != null && state.equals("57014"));
+                || (state != null && state.equals("57014"))
+                || isSqliteBusy(e);
         if (unavailable) {
             return new DatabaseUnavailableException("Database unavailable: " + e.getMessage(), e);
         }
         return new StoreException(e);
+    }
+
+    /** SQLITE_BUSY or SQLITE_LOCKED (with any extended code): busy_timeout passed without the lock. */
+    private static boolean isSqliteBusy(SQLException e) {
+        int primaryCode = e.getErrorCode() & 0xff;
+        return e instanceof SQLiteException && (primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED);
     }
 
     @Override
