@@ -7,6 +7,7 @@ import dev.pulseledger.store.Database;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LedgerAudit;
 import dev.pulseledger.support.Reply;
+import dev.pulseledger.support.Simultaneously;
 import dev.pulseledger.support.SpendBook;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
@@ -20,13 +21,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -94,42 +90,27 @@ class MultiNodeTest {
         Fixtures.Caller caller = opened(fixtures, book);
         int rounds = 10;
         int requestsPerNode = 2;
-        ExecutorService pool = Executors.newFixedThreadPool(NODES * requestsPerNode);
-        try {
-            for (int round = 0; round < rounds; round++) {
-                Map<String, String> key = Map.of("Idempotency-Key", "multinode-round-" + round);
-                List<Reply> replies = atOnce(
-                        pool,
-                        NODES * requestsPerNode,
-                        i -> nodes.get(i % NODES)
-                                .caller(caller.key())
-                                .send("POST", "/api/tokens/spend/100", null, key));
-                replies.forEach(reply -> book.spent(caller.accountId(), 100, true, reply));
-                List<Reply> spent =
-                        replies.stream().filter(r -> r.status() == 201).toList();
-                assertThat(spent).as("round %d: %s", round, replies).isNotEmpty();
-                assertThat(spent)
-                        .as("round %d: every 201 is the same spending", round)
-                        .allSatisfy(r ->
-                                assertThat(r.json()).isEqualTo(spent.getFirst().json()));
-                assertThat(spent.stream()
-                                .filter(r -> r.header("Idempotent-Replayed").isEmpty()))
-                        .as("round %d: answers that were not replays", round)
-                        .hasSize(1);
-            }
-        } finally {
-            pool.shutdown();
+        for (int round = 0; round < rounds; round++) {
+            Map<String, String> key = Map.of("Idempotency-Key", "multinode-round-" + round);
+            List<Reply> replies = Simultaneously.run(
+                    NODES * requestsPerNode,
+                    i -> nodes.get(i % NODES).caller(caller.key()).send("POST", "/api/tokens/spend/100", null, key));
+            replies.forEach(reply -> book.spent(caller.accountId(), 100, true, reply));
+            List<Reply> spent = replies.stream().filter(r -> r.status() == 201).toList();
+            assertThat(spent).as("round %d: %s", round, replies).isNotEmpty();
+            assertThat(spent)
+                    .as("round %d: every 201 is the same spending", round)
+                    .allSatisfy(
+                            r -> assertThat(r.json()).isEqualTo(spent.getFirst().json()));
+            assertThat(spent.stream()
+                            .filter(r -> r.header("Idempotent-Replayed").isEmpty()))
+                    .as("round %d: answers that were not replays", round)
+                    .hasSize(1);
         }
         book.assertAccountsAgree(
                 nodes.getFirst().admin(),
                 Map.of(caller.accountId(), nodes.get(1).caller(caller.key())));
-        assertThat(nodes.get(2)
-                        .caller(caller.key())
-                        .get("/api/tokens/balance")
-                        .json()
-                        .get("balance")
-                        .asLong())
-                .isEqualTo(OPENING_BALANCE - rounds * 100L);
+        assertThat(nodes.get(2).caller(caller.key()).balance()).isEqualTo(OPENING_BALANCE - rounds * 100L);
     }
 
     @Test
@@ -220,26 +201,6 @@ class MultiNodeTest {
         Fixtures.Caller caller = fixtures.caller(OPENING_BALANCE);
         book.opened(caller.accountId(), OPENING_BALANCE);
         return caller;
-    }
-
-    private static List<Reply> atOnce(ExecutorService pool, int count, IntFunction<Reply> request) {
-        CountDownLatch go = new CountDownLatch(1);
-        List<CompletableFuture<Reply>> replies = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            int index = i;
-            replies.add(CompletableFuture.supplyAsync(
-                    () -> {
-                        try {
-                            go.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        return request.apply(index);
-                    },
-                    pool));
-        }
-        go.countDown();
-        return replies.stream().map(CompletableFuture::join).toList();
     }
 
     private int connectionsToTheDatabase() throws Exception {

@@ -4,19 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LedgerAudit;
+import dev.pulseledger.support.Simultaneously;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,32 +47,18 @@ class ConcurrentStartTest {
     }
 
     private static List<TestNode> startAtOnce(String url) {
-        ExecutorService pool = Executors.newFixedThreadPool(NODES);
-        CountDownLatch go = new CountDownLatch(1);
-        List<CompletableFuture<TestNode>> starts = new ArrayList<>();
-        for (int i = 0; i < NODES; i++) {
-            starts.add(CompletableFuture.supplyAsync(
-                    () -> {
-                        try {
-                            go.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        return TestNode.start(url, "--db-pool-size", "3");
-                    },
-                    pool));
-        }
-        go.countDown();
+        List<CompletableFuture<TestNode>> starts =
+                Simultaneously.start(NODES, i -> TestNode.start(url, "--db-pool-size", "3"));
         try {
-            CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
             return starts.stream().map(CompletableFuture::join).toList();
         } catch (CompletionException e) {
+            CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new))
+                    .exceptionally(error -> null)
+                    .join();
             starts.stream()
                     .filter(start -> !start.isCompletedExceptionally())
                     .forEach(start -> start.join().close());
             throw e;
-        } finally {
-            pool.shutdown();
         }
     }
 

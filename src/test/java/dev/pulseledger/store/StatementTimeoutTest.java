@@ -88,12 +88,7 @@ class StatementTimeoutTest {
 
             assertThat(stuck.status()).as(stuck.toString()).isEqualTo(503);
             assertThat(stuck.code()).isEqualTo("database_unavailable");
-            assertThat(node.caller(caller.key())
-                            .get("/api/tokens/balance")
-                            .json()
-                            .get("balance")
-                            .asLong())
-                    .isEqualTo(1000);
+            assertThat(node.caller(caller.key()).balance()).isEqualTo(1000);
             assertThat(node.caller(caller.key()).post("/api/tokens/spend/100").status())
                     .as("a spend once the lock is gone")
                     .isEqualTo(201);

@@ -9,9 +9,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Mixed caller and operator traffic from many threads at once, spread over one or more nodes: spends
@@ -70,26 +67,15 @@ public final class TokenTraffic {
      * stops answering (its last request then has an unknown outcome).
      */
     public CompletableFuture<Void> start(int threads, int operationsPerThread) {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch go = new CountDownLatch(1);
-        List<CompletableFuture<Void>> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int thread = t;
-            workers.add(CompletableFuture.runAsync(
-                    () -> {
-                        await(go);
-                        Random random = new Random(thread);
-                        for (int k = 0; k < operationsPerThread; k++) {
-                            if (!operate(thread, k, random)) {
-                                return;
-                            }
-                        }
-                    },
-                    pool));
-        }
-        go.countDown();
-        return CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new))
-                .whenComplete((done, error) -> pool.shutdown());
+        List<CompletableFuture<Object>> workers = Simultaneously.start(threads, thread -> {
+            Random random = new Random(thread);
+            int step = 0;
+            while (step < operationsPerThread && operate(thread, step, random)) {
+                step++;
+            }
+            return null;
+        });
+        return CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new));
     }
 
     /**
@@ -98,22 +84,12 @@ public final class TokenTraffic {
      */
     public void revertStorm(Fixtures.Caller owner, int spendingCount, int revertersEach) {
         List<String> targets = book.unrevertedSpendings(owner.accountId(), spendingCount);
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, targets.size() * revertersEach));
-        CountDownLatch go = new CountDownLatch(1);
-        List<CompletableFuture<Void>> reverts = new ArrayList<>();
-        for (int i = 0; i < targets.size() * revertersEach; i++) {
+        Simultaneously.run(targets.size() * revertersEach, i -> {
             String target = targets.get(i / revertersEach);
             Api api = new Api(baseUrls.get(i % baseUrls.size()), owner.key());
-            reverts.add(CompletableFuture.runAsync(
-                    () -> {
-                        await(go);
-                        book.reverted(target, api.post(revertPath(target)));
-                    },
-                    pool));
-        }
-        go.countDown();
-        CompletableFuture.allOf(reverts.toArray(CompletableFuture[]::new)).join();
-        pool.shutdown();
+            book.reverted(target, api.post(revertPath(target)));
+            return null;
+        });
     }
 
     /** An API client on the given node per account, for {@link SpendBook#assertAccountsAgree}. */
@@ -201,14 +177,5 @@ public final class TokenTraffic {
 
     private static String revertPath(String spendingId) {
         return "/api/tokens/spendings/" + spendingId + "/revert";
-    }
-
-    private static void await(CountDownLatch go) {
-        try {
-            go.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

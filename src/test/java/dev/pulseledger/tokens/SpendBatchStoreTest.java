@@ -57,12 +57,7 @@ class SpendBatchStoreTest {
 
             assertThat(outcomes.get(0)).isInstanceOf(SpendResult.Spent.class);
             assertThat(outcomes.get(2)).isEqualTo(outcomes.get(1));
-            assertThat(node.caller(caller.key())
-                            .get("/api/tokens/balance")
-                            .json()
-                            .get("balance")
-                            .asLong())
-                    .isEqualTo(1000);
+            assertThat(node.caller(caller.key()).balance()).isEqualTo(1000);
             assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
         }
     }
