@@ -7,6 +7,8 @@ import dev.pulseledger.admin.KeyAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
+import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
@@ -19,6 +21,7 @@ import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.SpendBatchStore;
@@ -97,6 +100,10 @@ public final class Application implements AutoCloseable {
         new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
+        new DocsRoutes().register(routes);
+        if (config.publicStatusPage()) {
+            new StatusPageRoutes(feed).register(routes);
+        }
         routes.finish();
 
         WebServer server = WebServer.builder()
@@ -108,6 +115,12 @@ public final class Application implements AutoCloseable {
                 .routing(routing)
                 .build()
                 .start();
+        if (!server.isRunning() || server.port() < 0) {
+            ledger.close();
+            database.close();
+            throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
+                    + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
+        }
         LOG.info(
                 "Pulseledger listening on port {} with a {} database",
                 server.port(),

@@ -1,5 +1,9 @@
 package dev.pulseledger;
 
+import dev.pulseledger.cli.AccountsCommand;
+import dev.pulseledger.cli.KeysCommand;
+import dev.pulseledger.cli.PlansCommand;
+import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -12,7 +16,13 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "Pulseledger 0.1.0",
         description = "Prepaid token accounts and a service-status feed for API providers.",
-        subcommands = {ServeCommand.class})
+        subcommands = {
+            ServeCommand.class,
+            PlansCommand.class,
+            AccountsCommand.class,
+            KeysCommand.class,
+            ServicesCommand.class
+        })
 public final class Main {
     public static void main(String[] args) {
         SLF4JBridgeHandler.removeHandlersForRootLogger();

@@ -77,6 +77,15 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Most spends and reverts committed together (PULSELEDGER_SPEND_BATCH_SIZE).")
     String spendBatchSize;
 
+    @Option(
+            names = "--public-status-page",
+            arity = "0..1",
+            fallbackValue = "true",
+            defaultValue = "${env:PULSELEDGER_PUBLIC_STATUS_PAGE:-false}",
+            description = "Serve the public HTML status page at /status (PULSELEDGER_PUBLIC_STATUS_PAGE, default"
+                    + " ${DEFAULT-VALUE}).")
+    String publicStatusPage;
+
     /** Parses {@code serve} flags (falling back to the environment) into a checked config. */
     public static Config parseConfig(String... args) {
         ServeCommand command = new ServeCommand();
@@ -96,7 +105,8 @@ public final class ServeCommand implements Callable<Integer> {
                 databaseStatementTimeoutMillis,
                 databaseStartupTimeoutSeconds,
                 spendQueueLength,
-                spendBatchSize));
+                spendBatchSize,
+                publicStatusPage));
     }
 
     @Override

@@ -15,4 +15,5 @@ public record Config(
         Duration databaseStatementTimeout,
         Duration databaseStartupTimeout,
         int spendQueueLength,
-        int spendBatchSize) {}
+        int spendBatchSize,
+        boolean publicStatusPage) {}

@@ -20,7 +20,8 @@ public final class ConfigParser {
             String databaseStatementTimeoutMillis,
             String databaseStartupTimeoutSeconds,
             String spendQueueLength,
-            String spendBatchSize) {}
+            String spendBatchSize,
+            String publicStatusPage) {}
 
     private ConfigParser() {}
 
@@ -58,7 +59,8 @@ public final class ConfigParser {
                 new Setting("--spend-queue-length", "PULSELEDGER_SPEND_QUEUE_LENGTH", raw.spendQueueLength())
                         .intBetween(1, 1_000_000),
                 new Setting("--spend-batch-size", "PULSELEDGER_SPEND_BATCH_SIZE", raw.spendBatchSize())
-                        .intBetween(1, 10_000));
+                        .intBetween(1, 10_000),
+                new Setting("--public-status-page", "PULSELEDGER_PUBLIC_STATUS_PAGE", raw.publicStatusPage()).bool());
     }
 
     private static Optional<String> adminKey(String value) {

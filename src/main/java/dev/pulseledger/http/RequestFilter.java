@@ -34,6 +34,8 @@ public final class RequestFilter implements Filter {
         res.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
         String path = req.path().path();
         if (path.startsWith("/api/") || path.startsWith("/admin/")) {
+            // The safe default for keyed data and for every error; a handler that serves a cacheable
+            // representation (the pulse feed, see Representation) replaces it on its 200 and 304.
             res.header(HeaderNames.CACHE_CONTROL, "no-store");
         }
         try {

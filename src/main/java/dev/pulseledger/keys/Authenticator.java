@@ -65,7 +65,9 @@ public final class Authenticator {
         if (isAdminHash(hash)) {
             return;
         }
-        if (grants.get(hash, keys::findGrant).isPresent()) {
+        if (grants.get(hash, keys::findGrant)
+                .filter(g -> g.usableAt(clock.instant()))
+                .isPresent()) {
             throw forbidden("This endpoint needs an admin key.");
         }
         throw invalidKey();

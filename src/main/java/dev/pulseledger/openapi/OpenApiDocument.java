@@ -1,20 +1,30 @@
 package dev.pulseledger.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pulseledger.http.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The OpenAPI 3.1 document, assembled once at start from one fragment per feature
  * ({@code openapi/<feature>.json}), so each feature documents its own paths next to the others.
+ *
+ * <p>What CONTRACT §1 promises for every endpoint is added here rather than repeated in each
+ * fragment: the {@code X-Request-Id} request parameter and response header, and a {@code default}
+ * problem response for unexpected failures.
  */
 public final class OpenApiDocument {
     /** The fragments merged into the base document, in order. */
-    private static final List<String> FRAGMENTS = List.of();
+    private static final List<String> FRAGMENTS = List.of("health", "pulse", "tokens", "admin", "statuspage");
+
+    private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");
+    private static final String REQUEST_ID = "X-Request-Id";
 
     private OpenApiDocument() {}
 
@@ -22,16 +32,70 @@ public final class OpenApiDocument {
     public static byte[] load() {
         ObjectNode document = (ObjectNode) read("base");
         for (String fragment : FRAGMENTS) {
-            merge(document, read(fragment));
+            merge(document, read(fragment), fragment);
         }
+        addCommonParts(document);
         return Json.bytes(document);
     }
 
-    private static void merge(ObjectNode document, JsonNode fragment) {
-        ((ObjectNode) document.get("paths")).setAll((ObjectNode) fragment.path("paths"));
-        JsonNode schemas = fragment.path("components").path("schemas");
-        if (schemas.isObject()) {
-            ((ObjectNode) document.get("components").get("schemas")).setAll((ObjectNode) schemas);
+    /** Adds a fragment's paths, components and tags; a name defined twice is a bug, so it fails. */
+    private static void merge(ObjectNode document, JsonNode fragment, String name) {
+        addAll((ObjectNode) document.get("paths"), fragment.path("paths"), name + ": path ");
+        ObjectNode components = (ObjectNode) document.get("components");
+        for (Map.Entry<String, JsonNode> section : fragment.path("components").properties()) {
+            ObjectNode target = components.has(section.getKey())
+                    ? (ObjectNode) components.get(section.getKey())
+                    : components.putObject(section.getKey());
+            addAll(target, section.getValue(), name + ": components." + section.getKey() + ".");
+        }
+        if (fragment.path("tags").isArray()) {
+            ((ArrayNode) document.get("tags")).addAll((ArrayNode) fragment.get("tags"));
+        }
+    }
+
+    private static void addAll(ObjectNode target, JsonNode additions, String what) {
+        for (Map.Entry<String, JsonNode> entry : additions.properties()) {
+            if (target.has(entry.getKey())) {
+                throw new IllegalStateException("OpenAPI fragment " + what + entry.getKey() + " is defined twice");
+            }
+            target.set(entry.getKey(), entry.getValue());
+        }
+    }
+
+    private static void addCommonParts(ObjectNode document) {
+        for (JsonNode pathItem : document.get("paths")) {
+            for (Map.Entry<String, JsonNode> operation : pathItem.properties()) {
+                if (OPERATIONS.contains(operation.getKey())) {
+                    addOperationParts((ObjectNode) operation.getValue());
+                }
+            }
+        }
+        for (JsonNode response : document.path("components").path("responses")) {
+            addRequestIdHeader((ObjectNode) response);
+        }
+    }
+
+    private static void addOperationParts(ObjectNode operation) {
+        ArrayNode parameters = operation.has("parameters")
+                ? (ArrayNode) operation.get("parameters")
+                : operation.putArray("parameters");
+        parameters.addObject().put("$ref", "#/components/parameters/RequestId");
+        ObjectNode responses = (ObjectNode) operation.get("responses");
+        if (!responses.has("default")) {
+            responses.putObject("default").put("$ref", "#/components/responses/UnexpectedError");
+        }
+        for (JsonNode response : responses) {
+            if (!response.has("$ref")) {
+                addRequestIdHeader((ObjectNode) response);
+            }
+        }
+    }
+
+    private static void addRequestIdHeader(ObjectNode response) {
+        ObjectNode headers =
+                response.has("headers") ? (ObjectNode) response.get("headers") : response.putObject("headers");
+        if (!headers.has(REQUEST_ID)) {
+            headers.putObject(REQUEST_ID).put("$ref", "#/components/headers/RequestId");
         }
     }
 

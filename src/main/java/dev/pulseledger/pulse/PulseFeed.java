@@ -2,11 +2,9 @@ package dev.pulseledger.pulse;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
+import dev.pulseledger.http.EntityTags;
 import dev.pulseledger.http.Json;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -48,15 +46,6 @@ public final class PulseFeed {
                 .toList();
         byte[] json = Json.bytes(
                 Map.of("services", services.stream().map(ServiceJson::forFeed).toList()));
-        return new Snapshot(services, json, etag(json));
-    }
-
-    private static String etag(byte[] body) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(body);
-            return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
+        return new Snapshot(services, json, EntityTags.of(json));
     }
 }

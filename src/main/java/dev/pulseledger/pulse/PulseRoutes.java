@@ -1,5 +1,6 @@
 package dev.pulseledger.pulse;
 
+import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
@@ -9,6 +10,13 @@ import io.helidon.webserver.http.ServerResponse;
 
 /** The caller's view of the provider's public services (CONTRACT §3, GET /api/pulse). */
 public final class PulseRoutes {
+    /**
+     * Private: the feed is for key holders only, so no shared cache may keep it. No-cache: a client
+     * may keep it but asks each time (a cheap 304 while it is unchanged), so it never shows a status
+     * older than the feed's own bound, and a revoked key stops working at once.
+     */
+    static final String FEED_CACHE_CONTROL = "private, no-cache";
+
     private final Authenticator authenticator;
     private final PulseFeed feed;
 
@@ -24,7 +32,6 @@ public final class PulseRoutes {
     private void list(ServerRequest req, ServerResponse res) {
         authenticator.caller(Requests.apiKey(req));
         PulseFeed.Snapshot snapshot = feed.current();
-        res.header("ETag", snapshot.etag());
-        Responses.send(res, 200, Responses.JSON, snapshot.json());
+        new Representation(Responses.JSON, snapshot.json(), snapshot.etag(), FEED_CACHE_CONTROL).send(req, res);
     }
 }

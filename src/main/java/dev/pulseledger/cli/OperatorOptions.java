@@ -1,0 +1,92 @@
+package dev.pulseledger.cli;
+
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.function.Function;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options every operator command shares ({@code --url}, {@code --admin-key}, {@code --json}),
+ * and the one way a command calls the service and prints the answer or the failure.
+ */
+final class OperatorOptions {
+    @Option(
+            names = "--url",
+            paramLabel = "URL",
+            defaultValue = "${env:PULSELEDGER_URL:-http://localhost:8080}",
+            description = "The running service (PULSELEDGER_URL, default ${DEFAULT-VALUE}).")
+    String url;
+
+    // The default is never shown in help: it is a secret.
+    @Option(
+            names = "--admin-key",
+            paramLabel = "KEY",
+            defaultValue = "${env:PULSELEDGER_ADMIN_KEY}",
+            description =
+                    "The admin key (PULSELEDGER_ADMIN_KEY). Prefer the variable: a flag shows in the process list.")
+    String adminKey;
+
+    @Option(names = "--json", description = "Print the service's JSON answer instead of a table.")
+    boolean json;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /** Sends the request and prints its answer; returns the exit code. */
+    int run(Function<OperatorClient, OperatorClient.Answer> request, Output output) {
+        PrintWriter out = command.commandLine().getOut();
+        PrintWriter err = command.commandLine().getErr();
+        try (OperatorClient client = new OperatorClient(serviceUri(), adminKey())) {
+            OperatorClient.Answer answer = request.apply(client);
+            if (json) {
+                if (!answer.text().isEmpty()) {
+                    out.println(answer.text());
+                }
+            } else {
+                output.print(answer.json(), out);
+            }
+            out.flush();
+            return ExitCodes.OK;
+        } catch (CliFailure failure) {
+            err.println("pulseledger: " + Output.printable(failure.getMessage()));
+            err.flush();
+            return failure.exitCode();
+        }
+    }
+
+    /** A usage error of this command: picocli prints it with the usage help and exits with 2. */
+    ParameterException usageError(String message) {
+        return new ParameterException(command.commandLine(), message);
+    }
+
+    private URI serviceUri() {
+        try {
+            URI uri = new URI(url);
+            boolean web = "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
+            if (web
+                    && uri.getHost() != null
+                    && uri.getRawUserInfo() == null
+                    && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // answered below
+        }
+        throw usageError("--url must be an http:// or https:// URL such as http://localhost:8080, not '" + url + "'");
+    }
+
+    private String adminKey() {
+        if (adminKey == null || adminKey.isBlank()) {
+            throw usageError("No admin key: set PULSELEDGER_ADMIN_KEY or pass --admin-key");
+        }
+        if (!adminKey.chars().allMatch(c -> c > ' ' && c < 127)) {
+            throw usageError("The admin key may hold only printable ASCII characters without spaces");
+        }
+        return adminKey;
+    }
+}

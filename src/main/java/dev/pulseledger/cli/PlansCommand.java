@@ -1,0 +1,97 @@
+package dev.pulseledger.cli;
+
+import static dev.pulseledger.cli.Output.column;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code pulseledger plans}: list, read, create and change subscription plans. */
+@Command(name = "plans", description = "List, create and change subscription plans.")
+public final class PlansCommand extends CommandGroup {
+    private static final Output PLANS = Output.table(
+            column("ID", "id"),
+            column("NAME", "name"),
+            column("MONTHLY TOKENS", "monthlyTokens"),
+            column("RATE/MIN", "rateLimitPerMinute"),
+            column("UPDATED", "updatedAt"));
+
+    /** The plan fields that both create and update may set. */
+    static final class PlanFields {
+        @Option(names = "--description", paramLabel = "TEXT", description = "What the plan is for.")
+        String description;
+
+        @Option(names = "--monthly-tokens", paramLabel = "N", description = "Tokens the plan grants per month.")
+        Long monthlyTokens;
+
+        @Option(
+                names = "--rate-limit-per-minute",
+                paramLabel = "N",
+                description = "Requests per minute per caller key.")
+        Long rateLimitPerMinute;
+
+        RequestBody addTo(RequestBody body) {
+            return body.with("description", description)
+                    .with("monthlyTokens", monthlyTokens)
+                    .with("rateLimitPerMinute", rateLimitPerMinute);
+        }
+    }
+
+    @Command(name = "list", description = "List every plan.")
+    int list(@Mixin OperatorOptions options) {
+        return options.run(client -> client.get("/admin/plans"), PLANS);
+    }
+
+    @Command(name = "get", description = "Show one plan.")
+    int get(@Mixin OperatorOptions options, @Parameters(paramLabel = "PLAN_ID") String planId) {
+        return options.run(client -> client.get(path(planId)), Output.record());
+    }
+
+    @Command(name = "create", description = "Create a plan; its id is a slug such as pro.")
+    int create(
+            @Mixin OperatorOptions options,
+            @Parameters(paramLabel = "PLAN_ID") String planId,
+            @Option(names = "--name", required = true, paramLabel = "NAME") String name,
+            @Mixin PlanFields fields) {
+        RequestBody body = fields.addTo(new RequestBody().with("id", planId).with("name", name));
+        return options.run(client -> client.post("/admin/plans", body), Output.record());
+    }
+
+    @Command(
+            name = "update",
+            description = "Change some fields of a plan. It reads the plan and writes it back with your changes;"
+                    + " the fields you leave out keep their values.")
+    int update(
+            @Mixin OperatorOptions options,
+            @Parameters(paramLabel = "PLAN_ID") String planId,
+            @Option(names = "--name", paramLabel = "NAME") String name,
+            @Mixin PlanFields fields) {
+        RequestBody changes = fields.addTo(new RequestBody().with("name", name));
+        if (changes.isEmpty()) {
+            throw options.usageError(
+                    "Nothing to change: give --name, --description, --monthly-tokens" + " or --rate-limit-per-minute");
+        }
+        return options.run(
+                client -> {
+                    JsonNode current = client.get(path(planId)).json();
+                    RequestBody body = new RequestBody()
+                            .with("name", current.path("name").asText())
+                            .with("description", current.path("description").asText())
+                            .with("monthlyTokens", number(current.path("monthlyTokens")))
+                            .with("rateLimitPerMinute", number(current.path("rateLimitPerMinute")));
+                    changes.fields().forEach(body::with);
+                    return client.put(path(planId), body);
+                },
+                Output.record());
+    }
+
+    private static Long number(JsonNode value) {
+        return value.isIntegralNumber() ? value.longValue() : null;
+    }
+
+    private static String path(String planId) {
+        return "/admin/plans/" + OperatorClient.segment(planId);
+    }
+}

@@ -1,0 +1,294 @@
+package dev.pulseledger.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pulseledger.Main;
+import dev.pulseledger.http.Json;
+import dev.pulseledger.support.TestNode;
+import dev.pulseledger.support.TestStore;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The operator CLI, run in-process against a real node, as an operator would use it. */
+class OperatorCliTest {
+    private static TestNode node;
+
+    /** What one command run printed and returned. */
+    record Run(int exitCode, String out, String err) {
+        JsonNode json() {
+            try {
+                return Json.mapper().readTree(out);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    @BeforeAll
+    static void startNode() {
+        node = TestNode.start(TestStore.SQLITE.newDatabaseUrl());
+    }
+
+    @AfterAll
+    static void stopNode() {
+        node.close();
+    }
+
+    /** Runs {@code pulseledger <args>} against the test node with the admin key. */
+    private static Run cli(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--url", node.baseUrl(), "--admin-key", TestNode.ADMIN_KEY));
+        return bare(all.toArray(String[]::new));
+    }
+
+    /** Runs {@code pulseledger <args>} exactly as given. */
+    private static Run bare(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = Main.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int exitCode = commandLine.execute(args);
+        return new Run(exitCode, out.toString(), err.toString());
+    }
+
+    private static Run ok(String... args) {
+        Run run = cli(args);
+        assertThat(run.exitCode()).as(String.join(" ", args) + "\n" + run.err()).isZero();
+        assertThat(run.err()).isEmpty();
+        return run;
+    }
+
+    private static String newAccount(String name, long balance) {
+        return ok("accounts", "create", "--name", name, "--balance", Long.toString(balance), "--json")
+                .json()
+                .get("id")
+                .asText();
+    }
+
+    @Test
+    void aPlanIsCreatedListedAndUpdatedKeepingTheFieldsLeftOut() {
+        Run created = ok("plans", "create", "gold", "--name", "Gold", "--monthly-tokens", "5000");
+        assertThat(created.out()).contains("id:").contains("gold").contains("5000");
+
+        Run listed = ok("plans", "list");
+        assertThat(listed.out()).contains("MONTHLY TOKENS").contains("gold").contains("free");
+
+        ok("plans", "update", "gold", "--rate-limit-per-minute", "60");
+        JsonNode plan = ok("plans", "get", "gold", "--json").json();
+        assertThat(plan.get("name").asText()).isEqualTo("Gold");
+        assertThat(plan.get("monthlyTokens").asLong()).isEqualTo(5000);
+        assertThat(plan.get("rateLimitPerMinute").asLong()).isEqualTo(60);
+    }
+
+    @Test
+    void anAccountIsCreatedCreditedMovedToAPlanAndItsLedgerListed() {
+        ok("plans", "create", "silver", "--name", "Silver");
+        String accountId = newAccount("Acme", 100);
+
+        JsonNode credit = ok("accounts", "credit", accountId, "250", "--reason", "top-up", "--json")
+                .json();
+        assertThat(credit.get("balance").asLong()).isEqualTo(350);
+
+        assertThat(ok("accounts", "set-plan", accountId, "silver").out())
+                .contains("planId:")
+                .contains("silver");
+        JsonNode account = ok("accounts", "get", accountId, "--json").json();
+        assertThat(account.get("planId").asText()).isEqualTo("silver");
+        assertThat(account.get("balance").asLong()).isEqualTo(350);
+
+        Run ledger = ok("accounts", "ledger", accountId);
+        assertThat(ledger.out()).contains("BALANCE AFTER").contains("top-up").contains("opening balance");
+        assertThat(ok("accounts", "list", "--limit", "100").out()).contains(accountId);
+    }
+
+    @Test
+    void accountsAreListedPageByPageWithTheCursorPrinted() {
+        newAccount("Paged one", 0);
+        newAccount("Paged two", 0);
+        Run first = ok("accounts", "list", "--limit", "1");
+        assertThat(first.out()).contains("More: repeat with --cursor ");
+        String cursor = first.out()
+                .lines()
+                .filter(line -> line.startsWith("More:"))
+                .findFirst()
+                .orElseThrow()
+                .replaceFirst(".*--cursor ", "");
+        Run second = ok("accounts", "list", "--limit", "1", "--cursor", cursor);
+        assertThat(second.out().lines().skip(1).findFirst())
+                .isNotEqualTo(first.out().lines().skip(1).findFirst());
+    }
+
+    @Test
+    void aKeyIsShownOnceWorksForItsCallerAndStopsWhenRevoked() {
+        String accountId = newAccount("Keyholder", 500);
+        Run created = ok("keys", "create", accountId, "--name", "production");
+        String key = created.out()
+                .lines()
+                .filter(line -> line.startsWith("key:"))
+                .findFirst()
+                .orElseThrow()
+                .replaceFirst("key:\\s+", "");
+        assertThat(key).startsWith("pl_");
+        assertThat(created.out()).contains("shown only this once");
+        assertThat(node.caller(key)
+                        .get("/api/tokens/balance")
+                        .json()
+                        .get("balance")
+                        .asLong())
+                .isEqualTo(500);
+
+        Run listed = ok("keys", "list", accountId);
+        assertThat(listed.out()).contains("production").doesNotContain(key);
+        String keyId = ok("keys", "list", accountId, "--json")
+                .json()
+                .get("data")
+                .get(0)
+                .get("id")
+                .asText();
+
+        assertThat(ok("keys", "revoke", keyId).out()).contains("Revoked " + keyId);
+        assertThat(node.caller(key).get("/api/tokens/balance").status()).isEqualTo(401);
+    }
+
+    @Test
+    void aSuspendedAccountsCallerIsRefusedUntilItIsActiveAgain() {
+        String accountId = newAccount("Suspect", 10);
+        String key = ok("keys", "create", accountId, "--json").json().get("key").asText();
+
+        assertThat(ok("accounts", "set-status", accountId, "suspended").out()).contains("suspended");
+        assertThat(node.caller(key).get("/api/tokens/balance").code()).isEqualTo("account_suspended");
+        ok("accounts", "set-status", accountId, "active");
+        assertThat(node.caller(key).get("/api/tokens/balance").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aServiceStatusSetByTheCliShowsInThePulse() {
+        Run created = ok("services", "put", "cli-api", "--name", "CLI API", "--spotlighted", "--position", "3");
+        assertThat(created.out()).contains("spotlighted:").contains("true");
+        ok("services", "set-status", "cli-api", "major_outage");
+        ok("services", "update", "cli-api", "--description", "Set from the terminal");
+
+        Run listed = ok("services", "list");
+        assertThat(listed.out()).contains("cli-api").contains("major_outage");
+        String key = ok("keys", "create", newAccount("Watcher", 0), "--json")
+                .json()
+                .get("key")
+                .asText();
+        JsonNode service =
+                node.caller(key).get("/api/pulse").json().get("services").get(0);
+        assertThat(service.get("id").asText()).isEqualTo("cli-api");
+        assertThat(service.get("status").asText()).isEqualTo("major_outage");
+        assertThat(service.get("description").asText()).isEqualTo("Set from the terminal");
+
+        assertThat(ok("services", "delete", "cli-api").out()).contains("Deleted cli-api.");
+        assertThat(cli("services", "get", "cli-api").exitCode()).isEqualTo(ExitCodes.REFUSED);
+    }
+
+    @Test
+    void anUnknownAccountIsARefusalWithTheProblemDetailOnStderr() {
+        Run run = cli("accounts", "get", "acct_nope");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).contains("No account has this id.").contains("account_not_found");
+    }
+
+    @Test
+    void anInvalidValueIsARefusalNamingTheField() {
+        Run run = cli("accounts", "credit", newAccount("Zero", 0), "0");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(run.err()).contains("'amount'");
+    }
+
+    @Test
+    void aWrongAdminKeyIsARefusal() {
+        Run run = bare("plans", "list", "--url", node.baseUrl(), "--admin-key", "not-the-admin-key");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(run.err()).contains("invalid_api_key");
+    }
+
+    @Test
+    void anUnreachableServiceIsAnOutage() {
+        Run run = bare("plans", "list", "--url", "http://127.0.0.1:" + freePort(), "--admin-key", "any");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.UNAVAILABLE);
+        assertThat(run.err()).startsWith("pulseledger: cannot reach http://127.0.0.1:");
+    }
+
+    @Test
+    void aFailureOfTheServiceIsAnOutage() throws SQLException {
+        try (TestNode postgres =
+                        TestNode.start(TestStore.POSTGRESQL.newDatabaseUrl(), "--db-statement-timeout-ms", "200");
+                Connection locker = DriverManager.getConnection(postgres.databaseUrl())) {
+            locker.setAutoCommit(false);
+            try (Statement statement = locker.createStatement()) {
+                statement.execute("LOCK TABLE plans IN ACCESS EXCLUSIVE MODE");
+            }
+            Run run = bare("plans", "list", "--url", postgres.baseUrl(), "--admin-key", TestNode.ADMIN_KEY);
+            locker.rollback();
+            assertThat(run.exitCode()).as(run.err()).isEqualTo(ExitCodes.UNAVAILABLE);
+            assertThat(run.err()).contains("database_unavailable").contains("HTTP 503");
+        }
+    }
+
+    @Test
+    void commandLineMistakesAreUsageErrors() {
+        assertThat(cli("plans").exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(cli("plans", "create", "gold").exitCode()).as("no --name").isEqualTo(ExitCodes.USAGE);
+        assertThat(cli("accounts", "credit", "acct_x", "lots").exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(cli("services", "update", "api").exitCode())
+                .as("nothing to change")
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(bare("plans", "list", "--url", "ftp://example.com", "--admin-key", "k")
+                        .exitCode())
+                .isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void noAdminKeyIsAUsageError() {
+        assumeTrue(System.getenv("PULSELEDGER_ADMIN_KEY") == null, "PULSELEDGER_ADMIN_KEY is set here");
+        Run run = bare("plans", "list", "--url", node.baseUrl());
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("PULSELEDGER_ADMIN_KEY");
+    }
+
+    @Test
+    void theAdminKeyIsNeverPrinted() {
+        List<Run> runs = Stream.of(
+                        new String[] {"plans", "list"},
+                        new String[] {"plans", "list", "--json"},
+                        new String[] {"accounts", "get", "acct_nope"},
+                        new String[] {"accounts", "create", "--help"},
+                        new String[] {"keys", "create"},
+                        new String[] {"services", "set-status", "api"})
+                .map(OperatorCliTest::cli)
+                .toList();
+        for (Run run : runs) {
+            assertThat(run.out() + run.err()).doesNotContain(TestNode.ADMIN_KEY);
+        }
+        assertThat(runs.get(3).out()).contains("--admin-key").contains("Exit codes:");
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
