@@ -12,22 +12,30 @@ import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
-import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.http.ServerSettings;
+import dev.pulseledger.http.ServerTls;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.ratelimit.PlanRateLimits;
+import dev.pulseledger.ratelimit.RateLimitFilter;
+import dev.pulseledger.ratelimit.RateLimiter;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.GroupCommitLedger;
+import dev.pulseledger.tokens.IdempotencyCleaner;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
+import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -39,6 +47,7 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,17 +60,28 @@ public final class Application implements AutoCloseable {
     private final GroupCommitLedger ledger;
     private final WebServer server;
     private final RouteTable routes;
+    private final RequestDeadlines deadlines;
+    private final IdempotencyCleaner idempotencyCleaner;
 
-    private Application(Database database, GroupCommitLedger ledger, WebServer server, RouteTable routes) {
+    private Application(
+            Database database,
+            GroupCommitLedger ledger,
+            WebServer server,
+            RouteTable routes,
+            RequestDeadlines deadlines,
+            IdempotencyCleaner idempotencyCleaner) {
         this.database = database;
         this.ledger = ledger;
         this.server = server;
         this.routes = routes;
+        this.deadlines = deadlines;
+        this.idempotencyCleaner = idempotencyCleaner;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
         Clock clock = Clock.systemUTC();
+        Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(metrics);
         new JvmGcMetrics().bindTo(metrics);
@@ -84,12 +104,16 @@ public final class Application implements AutoCloseable {
         GroupCommitLedger ledger = new GroupCommitLedger(
                 new SpendBatchStore(database, clock),
                 new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT));
+        IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
+                        database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
+                .start();
         if (config.demo()) {
             DemoSeed.seed(plans, accounts, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
+        routing.addFilter(new RateLimitFilter(authenticator, new PlanRateLimits(plans), new RateLimiter()));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
@@ -106,26 +130,30 @@ public final class Application implements AutoCloseable {
         }
         routes.finish();
 
-        WebServer server = WebServer.builder()
+        RequestDeadlines deadlines = new RequestDeadlines(config.serverLimits().requestTimeout());
+        WebServerConfig.Builder serverConfig = WebServer.builder()
                 .host(config.host())
                 .port(config.port())
-                .maxPayloadSize(Requests.MAX_BODY_BYTES)
                 .directHandlers(DirectErrors.handlers())
                 .shutdownHook(false)
-                .routing(routing)
-                .build()
-                .start();
+                .routing(routing);
+        ServerSettings.apply(serverConfig, config.serverLimits(), deadlines);
+        tls.ifPresent(serverConfig::tls);
+        WebServer server = serverConfig.build().start();
         if (!server.isRunning() || server.port() < 0) {
+            deadlines.close();
+            idempotencyCleaner.close();
             ledger.close();
             database.close();
             throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
                     + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
         }
         LOG.info(
-                "Pulseledger listening on port {} with a {} database",
+                "Pulseledger listening on port {} ({}) with a {} database",
                 server.port(),
+                tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase());
-        return new Application(database, ledger, server, routes);
+        return new Application(database, ledger, server, routes, deadlines, idempotencyCleaner);
     }
 
     public int port() {
@@ -141,6 +169,8 @@ public final class Application implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+        deadlines.close();
+        idempotencyCleaner.close();
         ledger.close();
         database.close();
     }

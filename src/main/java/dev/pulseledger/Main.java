@@ -6,6 +6,7 @@ import dev.pulseledger.cli.PlansCommand;
 import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.store.DatabaseUnavailableException;
+import dev.pulseledger.verify.VerifyCommand;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Command;
             PlansCommand.class,
             AccountsCommand.class,
             KeysCommand.class,
-            ServicesCommand.class
+            ServicesCommand.class,
+            VerifyCommand.class
         })
 public final class Main {
     public static void main(String[] args) {

@@ -86,6 +86,49 @@ public final class ServeCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}).")
     String publicStatusPage;
 
+    @Option(
+            names = "--request-timeout-s",
+            defaultValue = "${env:PULSELEDGER_REQUEST_TIMEOUT_S:-60}",
+            description =
+                    "Longest a request may take from its first line to its response (PULSELEDGER_REQUEST_TIMEOUT_S).")
+    String requestTimeoutSeconds;
+
+    @Option(
+            names = "--idle-timeout-s",
+            defaultValue = "${env:PULSELEDGER_IDLE_TIMEOUT_S:-30}",
+            description = "Closes connections idle this long between requests (PULSELEDGER_IDLE_TIMEOUT_S).")
+    String idleTimeoutSeconds;
+
+    @Option(
+            names = "--max-connections",
+            defaultValue = "${env:PULSELEDGER_MAX_CONNECTIONS:-10000}",
+            description = "Open connections at once (PULSELEDGER_MAX_CONNECTIONS).")
+    String maxConnections;
+
+    @Option(
+            names = "--max-concurrent-requests",
+            defaultValue = "${env:PULSELEDGER_MAX_CONCURRENT_REQUESTS:-1000}",
+            description = "Requests in progress before 503 (PULSELEDGER_MAX_CONCURRENT_REQUESTS).")
+    String maxConcurrentRequests;
+
+    @Option(
+            names = "--tls-keystore",
+            defaultValue = "${env:PULSELEDGER_TLS_KEYSTORE:-}",
+            description = "PKCS12 keystore: serve HTTPS with its key (PULSELEDGER_TLS_KEYSTORE).")
+    String tlsKeystore;
+
+    @Option(
+            names = "--tls-keystore-password",
+            defaultValue = "${env:PULSELEDGER_TLS_KEYSTORE_PASSWORD:-}",
+            description = "Password of the TLS keystore (PULSELEDGER_TLS_KEYSTORE_PASSWORD).")
+    String tlsKeystorePassword;
+
+    @Option(
+            names = "--idempotency-retention-h",
+            defaultValue = "${env:PULSELEDGER_IDEMPOTENCY_RETENTION_H:-24}",
+            description = "Hours an Idempotency-Key is remembered, at least 24 (PULSELEDGER_IDEMPOTENCY_RETENTION_H).")
+    String idempotencyRetentionHours;
+
     /** Parses {@code serve} flags (falling back to the environment) into a checked config. */
     public static Config parseConfig(String... args) {
         ServeCommand command = new ServeCommand();
@@ -106,7 +149,14 @@ public final class ServeCommand implements Callable<Integer> {
                 databaseStartupTimeoutSeconds,
                 spendQueueLength,
                 spendBatchSize,
-                publicStatusPage));
+                publicStatusPage,
+                requestTimeoutSeconds,
+                idleTimeoutSeconds,
+                maxConnections,
+                maxConcurrentRequests,
+                tlsKeystore,
+                tlsKeystorePassword,
+                idempotencyRetentionHours));
     }
 
     @Override

@@ -16,4 +16,7 @@ public record Config(
         Duration databaseStartupTimeout,
         int spendQueueLength,
         int spendBatchSize,
-        boolean publicStatusPage) {}
+        boolean publicStatusPage,
+        ServerLimits serverLimits,
+        Optional<TlsKeystore> tls,
+        Duration idempotencyRetention) {}

@@ -1,5 +1,7 @@
 package dev.pulseledger.config;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -21,7 +23,14 @@ public final class ConfigParser {
             String databaseStartupTimeoutSeconds,
             String spendQueueLength,
             String spendBatchSize,
-            String publicStatusPage) {}
+            String publicStatusPage,
+            String requestTimeoutSeconds,
+            String idleTimeoutSeconds,
+            String maxConnections,
+            String maxConcurrentRequests,
+            String tlsKeystore,
+            String tlsKeystorePassword,
+            String idempotencyRetentionHours) {}
 
     private ConfigParser() {}
 
@@ -60,7 +69,50 @@ public final class ConfigParser {
                         .intBetween(1, 1_000_000),
                 new Setting("--spend-batch-size", "PULSELEDGER_SPEND_BATCH_SIZE", raw.spendBatchSize())
                         .intBetween(1, 10_000),
-                new Setting("--public-status-page", "PULSELEDGER_PUBLIC_STATUS_PAGE", raw.publicStatusPage()).bool());
+                new Setting("--public-status-page", "PULSELEDGER_PUBLIC_STATUS_PAGE", raw.publicStatusPage()).bool(),
+                serverLimits(raw),
+                tls(raw.tlsKeystore(), raw.tlsKeystorePassword()),
+                Duration.ofHours(new Setting(
+                                "--idempotency-retention-h",
+                                "PULSELEDGER_IDEMPOTENCY_RETENTION_H",
+                                raw.idempotencyRetentionHours())
+                        .intBetween(24, 24 * 366)));
+    }
+
+    private static ServerLimits serverLimits(Raw raw) {
+        return new ServerLimits(
+                Duration.ofSeconds(
+                        new Setting("--request-timeout-s", "PULSELEDGER_REQUEST_TIMEOUT_S", raw.requestTimeoutSeconds())
+                                .intBetween(1, 3600)),
+                Duration.ofSeconds(
+                        new Setting("--idle-timeout-s", "PULSELEDGER_IDLE_TIMEOUT_S", raw.idleTimeoutSeconds())
+                                .intBetween(1, 3600)),
+                new Setting("--max-connections", "PULSELEDGER_MAX_CONNECTIONS", raw.maxConnections())
+                        .intBetween(1, 1_000_000),
+                new Setting(
+                                "--max-concurrent-requests",
+                                "PULSELEDGER_MAX_CONCURRENT_REQUESTS",
+                                raw.maxConcurrentRequests())
+                        .intBetween(1, 1_000_000));
+    }
+
+    private static Optional<TlsKeystore> tls(String keystore, String password) {
+        Setting path = new Setting("--tls-keystore", "PULSELEDGER_TLS_KEYSTORE", keystore == null ? "" : keystore);
+        boolean hasPassword = password != null && !password.isEmpty();
+        if (path.text().isEmpty()) {
+            if (hasPassword) {
+                throw path.invalid("a PKCS12 keystore file, since a keystore password is set");
+            }
+            return Optional.empty();
+        }
+        if (!Files.isRegularFile(Path.of(path.text())) || !Files.isReadable(Path.of(path.text()))) {
+            throw path.invalid("a readable PKCS12 keystore file");
+        }
+        if (!hasPassword) {
+            throw new Setting("--tls-keystore-password", "PULSELEDGER_TLS_KEYSTORE_PASSWORD", "")
+                    .invalid("the keystore's password");
+        }
+        return Optional.of(new TlsKeystore(Path.of(path.text()), password));
     }
 
     private static Optional<String> adminKey(String value) {

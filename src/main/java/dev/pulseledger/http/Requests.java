@@ -1,11 +1,13 @@
 package dev.pulseledger.http;
 
+import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.HttpException;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 
 /** Reads headers, query parameters and bodies from requests, within limits. */
@@ -14,6 +16,7 @@ public final class Requests {
     public static final int MAX_BODY_BYTES = 64 * 1024;
     public static final int DEFAULT_PAGE_SIZE = 20;
     public static final int MAX_PAGE_SIZE = 100;
+    private static final Header CONNECTION_CLOSE = HeaderValues.CONNECTION_CLOSE;
 
     private Requests() {}
 
@@ -91,15 +94,29 @@ public final class Requests {
         if (!req.content().hasEntity()) {
             return new byte[0];
         }
-        try (InputStream in = req.content().inputStream()) {
-            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-            if (bytes.length > MAX_BODY_BYTES) {
-                throw tooLarge();
-            }
-            return bytes;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        InputStream in = req.content().inputStream();
+        byte[] bytes;
+        try {
+            bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+        } catch (IOException | RuntimeException e) {
+            throw unreadable(e);
         }
+        if (bytes.length > MAX_BODY_BYTES) {
+            throw tooLarge().withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
+        }
+        return bytes;
+    }
+
+    /**
+     * Malformed chunked framing, a client that stopped sending, or Helidon's own size limit. The
+     * connection is closed after the answer, since the rest of the body cannot be trusted or skipped.
+     */
+    private static ProblemException unreadable(Exception e) {
+        ProblemException problem =
+                e instanceof HttpException http && http.status().code() == 413
+                        ? tooLarge()
+                        : ProblemException.badRequest("invalid_body", "The request body could not be read.");
+        return problem.withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
     }
 
     public static ProblemException tooLarge() {

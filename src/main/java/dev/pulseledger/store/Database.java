@@ -16,6 +16,7 @@ import org.sqlite.SQLiteException;
 /** The connection pool, the schema migrations and the transaction boundary for one store. */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+    private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
     private static final int SQLITE_BUSY = 5;
     private static final int SQLITE_LOCKED = 6;
 
@@ -37,6 +38,15 @@ public final class Database implements AutoCloseable {
 
     /** Opens the pool, waits for the database to answer, and migrates the schema. */
     public static Database open(Settings settings) {
+        return open(settings, true);
+    }
+
+    /** Opens the pool and waits for the database, leaving the schema as it is: for tools that only read. */
+    public static Database openWithoutMigrating(Settings settings) {
+        return open(settings, false);
+    }
+
+    private static Database open(Settings settings, boolean migrate) {
         Dialect dialect = Dialect.fromUrl(settings.jdbcUrl());
         HikariConfig config = new HikariConfig();
         config.setPoolName("pulseledger");
@@ -54,12 +64,14 @@ public final class Database implements AutoCloseable {
         Database database = new Database(dialect, pool);
         try {
             database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
-            Flyway.configure()
-                    .dataSource(pool)
-                    .locations(dialect.migrations())
-                    .failOnMissingLocations(true)
-                    .load()
-                    .migrate();
+            if (migrate) {
+                Flyway.configure()
+                        .dataSource(pool)
+                        .locations(dialect.migrations())
+                        .failOnMissingLocations(true)
+                        .load()
+                        .migrate();
+            }
         } catch (RuntimeException e) {
             pool.close();
             throw e;
@@ -83,9 +95,15 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
         config.addDataSourceProperty(
                 "options", "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        String connectSeconds =
+                Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
+        config.addDataSourceProperty("connectTimeout", connectSeconds);
+        config.addDataSourceProperty("loginTimeout", connectSeconds);
+        // A network that drops packets silently would otherwise leave a read waiting for ever; the
+        // server's statement_timeout ends slow statements first, this only ends dead connections.
         config.addDataSourceProperty(
-                "connectTimeout",
-                Long.toString(Math.max(1, settings.connectionTimeout().toSeconds())));
+                "socketTimeout",
+                Long.toString(settings.statementTimeout().toSeconds() + SOCKET_TIMEOUT_MARGIN_SECONDS));
         config.addDataSourceProperty("tcpKeepAlive", "true");
     }
 
@@ -135,7 +153,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** The URL without its query string or user info, either of which may hold a password. */
-    static String withoutCredentials(String jdbcUrl) {
+    private static String withoutCredentials(String jdbcUrl) {
         int query = jdbcUrl.indexOf('?');
         String url = query >= 0 ? jdbcUrl.substring(0, query) : jdbcUrl;
         return url.replaceFirst("//[^/@]*@", "//");
@@ -157,14 +175,15 @@ public final class Database implements AutoCloseable {
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
     public <T> T inTransaction(SqlWork<T> work) {
         try (Connection connection = pool.getConnection()) {
+            begin(connection);
             try {
-                connection.setAutoCommit(false);
                 T result = work.run(connection);
                 connection.commit();
-                connection.setAutoCommit(true);
                 return result;
             } catch (SQLException | RuntimeException e) {
-                abandon(connection);
+                // No setAutoCommit(true) afterwards: the pool restores it when the connection returns,
+                // and on a broken connection it would throw "Connection is closed" over the real error.
+                rollbackOrEvict(connection);
                 throw e;
             }
         } catch (SQLException e) {
@@ -191,14 +210,23 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Rolls back after a failure and restores auto-commit. If either fails, the connection's state is
-     * unknown and it leaves the pool: sqlite-jdbc, for one, believes a transaction is open after a
-     * BEGIN that timed out, and would run the next borrower's statements one by one in auto-commit.
+     * Starts a transaction. A connection whose BEGIN failed (SQLite busy past busy_timeout) leaves the
+     * pool: sqlite-jdbc then believes a transaction is open while none is, and would run the next
+     * borrower's statements one by one in auto-commit.
      */
-    private void abandon(Connection connection) {
+    private void begin(Connection connection) throws SQLException {
+        try {
+            connection.setAutoCommit(false);
+        } catch (SQLException e) {
+            pool.evictConnection(connection);
+            throw e;
+        }
+    }
+
+    /** Rolls back after a failure; a connection that cannot even roll back leaves the pool. */
+    private void rollbackOrEvict(Connection connection) {
         try {
             connection.rollback();
-            connection.setAutoCommit(true);
         } catch (SQLException e) {
             LOG.debug("Rollback failed after an error; dropping the connection", e);
             pool.evictConnection(connection);

@@ -24,6 +24,22 @@ public final class Fixtures {
         return reply.json().get("id").asText();
     }
 
+    /** Creates an account on the given plan with the given opening balance; returns its id. */
+    public String account(String planId, long balance) {
+        Reply reply =
+                admin.post("/admin/accounts", Map.of("name", "test account", "planId", planId, "balance", balance));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
+        return reply.json().get("id").asText();
+    }
+
+    /** Creates a plan allowing {@code rateLimitPerMinute} requests per minute per key. */
+    public void rateLimitedPlan(String planId, long rateLimitPerMinute) {
+        Reply reply = admin.post(
+                "/admin/plans",
+                Map.of("id", planId, "name", "Plan " + planId, "rateLimitPerMinute", rateLimitPerMinute));
+        assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
+    }
+
     /** Issues a caller key for the account and returns the key itself. */
     public String key(String accountId) {
         return issueKey(accountId).key();

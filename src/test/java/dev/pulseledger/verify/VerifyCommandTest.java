@@ -1,0 +1,108 @@
+package dev.pulseledger.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pulseledger.Main;
+import dev.pulseledger.support.Api;
+import dev.pulseledger.support.Fixtures;
+import dev.pulseledger.support.TestNode;
+import dev.pulseledger.support.TestStore;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import picocli.CommandLine;
+
+class VerifyCommandTest {
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void verifyPassesAConsistentLedgerAndReportsABalanceChangedBehindItsBack(TestStore store) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            String untouched = new Fixtures(node).account(50);
+            String spendingId = spendAndRevert(node.caller(caller.key()));
+            node.caller(caller.key()).post("/api/tokens/spend/30");
+
+            Run clean = verify(node.databaseUrl());
+            assertThat(clean.exitCode()).as(clean.out()).isZero();
+            assertThat(clean.out()).contains("OK").doesNotContain("MISMATCH");
+
+            execute(node.databaseUrl(), "UPDATE accounts SET balance = balance + 7 WHERE id = ?", caller.accountId());
+            Run broken = verify(node.databaseUrl());
+
+            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+            assertThat(broken.out()).contains("MISMATCH account " + caller.accountId());
+            assertThat(broken.out()).contains("balance 977");
+            assertThat(broken.out()).doesNotContain(untouched);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void verifyReportsASpendingRefundedTwice(TestStore store) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            String spendingId = spendAndRevert(node.caller(caller.key()));
+
+            execute(
+                    node.databaseUrl(),
+                    "INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, created_at)"
+                            + " SELECT account_id, kind, amount, balance_after, spending_id, created_at"
+                            + " FROM ledger_entries WHERE spending_id = ? AND kind = 'revert'",
+                    spendingId);
+            Run broken = verify(node.databaseUrl());
+
+            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+            assertThat(broken.out()).contains("spending " + spendingId + " is reverted with 2 refunds");
+        }
+    }
+
+    @Test
+    void verifyRefusesAMissingDatabaseInsteadOfCreatingAnEmptyOne() {
+        Run run = verify("jdbc:sqlite:/nonexistent/pulseledger-verify/none.db");
+
+        assertThat(run.exitCode()).isEqualTo(VerifyCommand.NOT_CHECKED);
+        assertThat(run.err()).contains("no database file");
+    }
+
+    @Test
+    void verifyRefusesADatabaseWithoutTheSchema() {
+        Run run = verify(TestStore.POSTGRESQL.newDatabaseUrl());
+
+        assertThat(run.exitCode()).isEqualTo(VerifyCommand.NOT_CHECKED);
+        assertThat(run.err()).contains("could not be read as a Pulseledger database");
+    }
+
+    /** Spends 100 and reverts it; returns the spending's id. */
+    private static String spendAndRevert(Api caller) {
+        String spendingId =
+                caller.post("/api/tokens/spend/100").json().get("spendingId").asText();
+        caller.post("/api/tokens/spendings/" + spendingId + "/revert");
+        return spendingId;
+    }
+
+    private record Run(int exitCode, String out, String err) {}
+
+    private static Run verify(String databaseUrl) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = Main.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int exitCode = commandLine.execute("verify", "--database-url", databaseUrl);
+        return new Run(exitCode, out.toString(), err.toString());
+    }
+
+    private static void execute(String databaseUrl, String sql, String parameter) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(databaseUrl);
+                PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setString(1, parameter);
+            assertThat(ps.executeUpdate()).isPositive();
+        }
+    }
+}
