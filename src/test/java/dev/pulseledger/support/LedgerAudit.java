@@ -16,9 +16,12 @@ public final class LedgerAudit {
         }
     }
 
-    /** A small pool of its own on the database, for tests that look at it directly. */
+    /**
+     * A small pool of its own on the database, for tests that look at it directly. It never migrates:
+     * an auditor must see the schema exactly as the nodes (or a backup) left it.
+     */
     public static Database open(String databaseUrl) {
-        return Database.open(new Database.Settings(
+        return Database.openWithoutMigrating(new Database.Settings(
                 databaseUrl, 2, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(10)));
     }
 }
