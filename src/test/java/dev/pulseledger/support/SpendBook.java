@@ -209,6 +209,9 @@ public final class SpendBook {
                 unexplained++;
                 continue;
             }
+            softly.assertThat(acked.accountId())
+                    .as("account of listed spending " + id)
+                    .isEqualTo(accountId);
             softly.assertThat(acked.amount())
                     .as("amount of " + id)
                     .isEqualTo(spending.path("amount").asLong());
