@@ -1,14 +1,20 @@
 package dev.pulseledger;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.admin.KeyAdminRoutes;
+import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.config.EventSettings;
 import dev.pulseledger.docs.DocsRoutes;
+import dev.pulseledger.events.Outbox;
+import dev.pulseledger.events.PulseStreamRoutes;
+import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
@@ -33,6 +39,9 @@ import dev.pulseledger.tokens.IdempotencyCleaner;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
+import dev.pulseledger.webhooks.DeliveryWorker;
+import dev.pulseledger.webhooks.WebhookAdminRoutes;
+import dev.pulseledger.webhooks.WebhookStore;
 import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
@@ -44,10 +53,12 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +73,8 @@ public final class Application implements AutoCloseable {
     private final RouteTable routes;
     private final RequestDeadlines deadlines;
     private final IdempotencyCleaner idempotencyCleaner;
+    private final StatusChangeFeed statusChanges;
+    private final DeliveryWorker webhookWorker;
 
     private Application(
             Database database,
@@ -69,13 +82,17 @@ public final class Application implements AutoCloseable {
             WebServer server,
             RouteTable routes,
             RequestDeadlines deadlines,
-            IdempotencyCleaner idempotencyCleaner) {
+            IdempotencyCleaner idempotencyCleaner,
+            StatusChangeFeed statusChanges,
+            DeliveryWorker webhookWorker) {
         this.database = database;
         this.ledger = ledger;
         this.server = server;
         this.routes = routes;
         this.deadlines = deadlines;
         this.idempotencyCleaner = idempotencyCleaner;
+        this.statusChanges = statusChanges;
+        this.webhookWorker = webhookWorker;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
@@ -97,13 +114,27 @@ public final class Application implements AutoCloseable {
         PlanStore plans = new PlanStore(database);
         AccountStore accounts = new AccountStore(database);
         KeyStore keys = new KeyStore(database);
-        ServiceStore services = new ServiceStore(database);
+        WebhookStore webhooks = new WebhookStore(database);
+        Outbox outbox = new Outbox(database, webhooks::enqueue);
+        ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
         GroupCommitLedger ledger = new GroupCommitLedger(
-                new SpendBatchStore(database, clock),
+                new SpendBatchStore(database, clock, outbox),
                 new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT));
+        EventSettings events = config.events();
+        StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
+        DeliveryWorker webhookWorker = DeliveryWorker.start(
+                webhooks,
+                outbox,
+                new DeliveryWorker.Settings(
+                        events.pollInterval(),
+                        events.webhookMaxAttempts(),
+                        events.webhookRetryBase(),
+                        events.webhookTimeout()),
+                clock,
+                new SecureRandom());
         IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
                         database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
@@ -118,19 +149,28 @@ public final class Application implements AutoCloseable {
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
         new PulseRoutes(authenticator, feed).register(routes);
+        new PulseStreamRoutes(
+                        authenticator,
+                        statusChanges,
+                        events.heartbeatInterval(),
+                        config.serverLimits().maxConcurrentRequests() / 2)
+                .register(routes);
         new TokenRoutes(authenticator, ledger, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(authenticator, plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
+        new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
+        new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes().register(routes);
         if (config.publicStatusPage()) {
             new StatusPageRoutes(feed).register(routes);
         }
         routes.finish();
 
-        RequestDeadlines deadlines = new RequestDeadlines(config.serverLimits().requestTimeout());
+        RequestDeadlines deadlines =
+                new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH));
         WebServerConfig.Builder serverConfig = WebServer.builder()
                 .host(config.host())
                 .port(config.port())
@@ -141,6 +181,8 @@ public final class Application implements AutoCloseable {
         tls.ifPresent(serverConfig::tls);
         WebServer server = serverConfig.build().start();
         if (!server.isRunning() || server.port() < 0) {
+            statusChanges.close();
+            webhookWorker.close();
             deadlines.close();
             idempotencyCleaner.close();
             ledger.close();
@@ -153,7 +195,8 @@ public final class Application implements AutoCloseable {
                 server.port(),
                 tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase());
-        return new Application(database, ledger, server, routes, deadlines, idempotencyCleaner);
+        return new Application(
+                database, ledger, server, routes, deadlines, idempotencyCleaner, statusChanges, webhookWorker);
     }
 
     public int port() {
@@ -165,10 +208,15 @@ public final class Application implements AutoCloseable {
         return routes.routes();
     }
 
-    /** Stops taking requests, lets queued spends commit, then closes the database. */
+    /**
+     * Ends open event streams, stops taking requests, lets queued spends commit and webhook attempts
+     * in flight finish, then closes the database.
+     */
     @Override
     public void close() {
+        statusChanges.close();
         server.stop();
+        webhookWorker.close();
         deadlines.close();
         idempotencyCleaner.close();
         ledger.close();

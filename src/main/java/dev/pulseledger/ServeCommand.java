@@ -129,6 +129,38 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Hours an Idempotency-Key is remembered, at least 24 (PULSELEDGER_IDEMPOTENCY_RETENTION_H).")
     String idempotencyRetentionHours;
 
+    @Option(
+            names = "--events-poll-ms",
+            defaultValue = "${env:PULSELEDGER_EVENTS_POLL_MS:-500}",
+            description =
+                    "How often each node reads new events for streams and webhooks" + " (PULSELEDGER_EVENTS_POLL_MS).")
+    String eventsPollMillis;
+
+    @Option(
+            names = "--sse-heartbeat-ms",
+            defaultValue = "${env:PULSELEDGER_SSE_HEARTBEAT_MS:-15000}",
+            description = "Heartbeat interval of /api/pulse/stream (PULSELEDGER_SSE_HEARTBEAT_MS).")
+    String sseHeartbeatMillis;
+
+    @Option(
+            names = "--webhook-max-attempts",
+            defaultValue = "${env:PULSELEDGER_WEBHOOK_MAX_ATTEMPTS:-12}",
+            description = "Attempts per webhook delivery before it fails (PULSELEDGER_WEBHOOK_MAX_ATTEMPTS).")
+    String webhookMaxAttempts;
+
+    @Option(
+            names = "--webhook-retry-base-ms",
+            defaultValue = "${env:PULSELEDGER_WEBHOOK_RETRY_BASE_MS:-30000}",
+            description = "First webhook retry delay, doubled per attempt up to 1 h"
+                    + " (PULSELEDGER_WEBHOOK_RETRY_BASE_MS).")
+    String webhookRetryBaseMillis;
+
+    @Option(
+            names = "--webhook-timeout-ms",
+            defaultValue = "${env:PULSELEDGER_WEBHOOK_TIMEOUT_MS:-10000}",
+            description = "Connect and response timeout of a webhook delivery (PULSELEDGER_WEBHOOK_TIMEOUT_MS).")
+    String webhookTimeoutMillis;
+
     /** Parses {@code serve} flags (falling back to the environment) into a checked config. */
     public static Config parseConfig(String... args) {
         ServeCommand command = new ServeCommand();
@@ -156,7 +188,13 @@ public final class ServeCommand implements Callable<Integer> {
                 maxConcurrentRequests,
                 tlsKeystore,
                 tlsKeystorePassword,
-                idempotencyRetentionHours));
+                idempotencyRetentionHours,
+                new ConfigParser.RawEvents(
+                        eventsPollMillis,
+                        sseHeartbeatMillis,
+                        webhookMaxAttempts,
+                        webhookRetryBaseMillis,
+                        webhookTimeoutMillis)));
     }
 
     @Override

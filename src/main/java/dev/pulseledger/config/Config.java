@@ -19,4 +19,5 @@ public record Config(
         boolean publicStatusPage,
         ServerLimits serverLimits,
         Optional<TlsKeystore> tls,
-        Duration idempotencyRetention) {}
+        Duration idempotencyRetention,
+        EventSettings events) {}

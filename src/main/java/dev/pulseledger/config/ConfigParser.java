@@ -30,7 +30,16 @@ public final class ConfigParser {
             String maxConcurrentRequests,
             String tlsKeystore,
             String tlsKeystorePassword,
-            String idempotencyRetentionHours) {}
+            String idempotencyRetentionHours,
+            RawEvents events) {}
+
+    /** The raw event settings (see {@link EventSettings}). */
+    public record RawEvents(
+            String pollMillis,
+            String heartbeatMillis,
+            String webhookMaxAttempts,
+            String webhookRetryBaseMillis,
+            String webhookTimeoutMillis) {}
 
     private ConfigParser() {}
 
@@ -76,7 +85,8 @@ public final class ConfigParser {
                                 "--idempotency-retention-h",
                                 "PULSELEDGER_IDEMPOTENCY_RETENTION_H",
                                 raw.idempotencyRetentionHours())
-                        .intBetween(24, 24 * 366)));
+                        .intBetween(24, 24 * 366)),
+                events(raw.events()));
     }
 
     private static ServerLimits serverLimits(Raw raw) {
@@ -113,6 +123,23 @@ public final class ConfigParser {
                     .invalid("the keystore's password");
         }
         return Optional.of(new TlsKeystore(Path.of(path.text()), password));
+    }
+
+    private static EventSettings events(RawEvents raw) {
+        return new EventSettings(
+                new Setting("--events-poll-ms", "PULSELEDGER_EVENTS_POLL_MS", raw.pollMillis())
+                        .millisBetween(10, 60_000),
+                new Setting("--sse-heartbeat-ms", "PULSELEDGER_SSE_HEARTBEAT_MS", raw.heartbeatMillis())
+                        .millisBetween(100, 300_000),
+                new Setting("--webhook-max-attempts", "PULSELEDGER_WEBHOOK_MAX_ATTEMPTS", raw.webhookMaxAttempts())
+                        .intBetween(1, 50),
+                new Setting(
+                                "--webhook-retry-base-ms",
+                                "PULSELEDGER_WEBHOOK_RETRY_BASE_MS",
+                                raw.webhookRetryBaseMillis())
+                        .millisBetween(10, 3_600_000),
+                new Setting("--webhook-timeout-ms", "PULSELEDGER_WEBHOOK_TIMEOUT_MS", raw.webhookTimeoutMillis())
+                        .millisBetween(100, 60_000));
     }
 
     private static Optional<String> adminKey(String value) {

@@ -28,7 +28,7 @@ public final class Cursors {
                 throw invalid();
             }
             String decoded = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8);
-            if (!decoded.startsWith(VERSION)) {
+            if (!decoded.startsWith(VERSION) || decoded.chars().anyMatch(Character::isISOControl)) {
                 throw invalid();
             }
             return Optional.of(decoded.substring(VERSION.length()));

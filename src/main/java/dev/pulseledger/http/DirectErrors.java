@@ -1,6 +1,5 @@
 package dev.pulseledger.http;
 
-import com.github.f4b6a3.ulid.UlidCreator;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.ServerResponseHeaders;
@@ -36,7 +35,9 @@ public final class DirectErrors {
         ProblemException problem =
                 type == DirectHandler.EventType.INTERNAL_ERROR ? unreadable() : problem(status, message);
         headers.set(HeaderNames.CONTENT_TYPE, Responses.PROBLEM_JSON);
-        headers.set(RequestFilter.REQUEST_ID, UlidCreator.getUlid().toLowerCase());
+        headers.set(
+                RequestFilter.REQUEST_ID,
+                RequestFilter.requestId(request.headers().first(RequestFilter.REQUEST_ID)));
         headers.set(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
         problem.headers().forEach((name, value) -> headers.set(HeaderNames.create(name), value));
         return DirectHandler.TransportResponse.builder()

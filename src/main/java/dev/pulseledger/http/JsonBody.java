@@ -3,7 +3,9 @@ package dev.pulseledger.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -11,6 +13,11 @@ import java.util.regex.Pattern;
 /** Reads fields of a JSON request object, answering 400 with the field's name on any bad value. */
 public final class JsonBody {
     public static final Pattern SLUG = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+
+    /** RFC 3339 years have four digits; beyond them Instant.parse still succeeds but epoch millis overflow. */
+    private static final Instant EARLIEST_INSTANT = Instant.parse("0000-01-01T00:00:00Z");
+
+    private static final Instant LATEST_INSTANT = Instant.parse("9999-12-31T23:59:59.999Z");
 
     /** The body of a request that sent none: every field absent. */
     public static final JsonBody EMPTY = new JsonBody(Json.mapper().createObjectNode());
@@ -105,13 +112,36 @@ public final class JsonBody {
         return Optional.of(value.booleanValue());
     }
 
+    /** A required array of 1 to {@code maxItems} strings of at most {@code maxLength} characters each. */
+    public List<String> requiredStringList(String field, int maxItems, int maxLength) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw ProblemException.invalidField(field, "is required");
+        }
+        if (!value.isArray() || value.isEmpty() || value.size() > maxItems) {
+            throw ProblemException.invalidField(field, "must be an array of 1 to " + maxItems + " strings");
+        }
+        List<String> items = new ArrayList<>(value.size());
+        for (JsonNode item : value) {
+            if (!item.isTextual() || item.textValue().length() > maxLength) {
+                throw ProblemException.invalidField(field, "must hold strings of at most " + maxLength + " characters");
+            }
+            items.add(item.textValue());
+        }
+        return items;
+    }
+
     public Optional<Instant> optionalInstant(String field) {
         return optionalString(field, 64).map(text -> {
             try {
-                return Instant.parse(text);
+                Instant instant = Instant.parse(text);
+                if (!instant.isBefore(EARLIEST_INSTANT) && !instant.isAfter(LATEST_INSTANT)) {
+                    return instant;
+                }
             } catch (DateTimeParseException e) {
-                throw ProblemException.invalidField(field, "must be an RFC 3339 timestamp");
+                // answered below
             }
+            throw ProblemException.invalidField(field, "must be an RFC 3339 timestamp");
         });
     }
 }

@@ -10,6 +10,7 @@ import io.helidon.webserver.http.RoutingResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** Gives every exchange a request id, the security headers, and a latency sample by route. */
@@ -26,11 +27,7 @@ public final class RequestFilter implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         long startNanos = System.nanoTime();
-        String requestId = req.headers()
-                .first(REQUEST_ID)
-                .filter(id -> SANE_REQUEST_ID.matcher(id).matches())
-                .orElseGet(() -> UlidCreator.getUlid().toLowerCase());
-        res.header(REQUEST_ID, requestId);
+        res.header(REQUEST_ID, requestId(req.headers().first(REQUEST_ID)));
         res.header(HeaderNames.X_CONTENT_TYPE_OPTIONS, "nosniff");
         String path = req.path().path();
         if (path.startsWith("/api/") || path.startsWith("/admin/")) {
@@ -43,6 +40,13 @@ public final class RequestFilter implements Filter {
         } finally {
             record(req, res, startNanos);
         }
+    }
+
+    /** The caller's request id if it is sane, else a new one. */
+    static String requestId(Optional<String> presented) {
+        return presented
+                .filter(id -> SANE_REQUEST_ID.matcher(id).matches())
+                .orElseGet(() -> UlidCreator.getUlid().toLowerCase());
     }
 
     private void record(RoutingRequest req, RoutingResponse res, long startNanos) {

@@ -20,7 +20,7 @@ public final class ServerSettings {
 
     public static void apply(WebServerConfig.Builder server, ServerLimits limits, RequestDeadlines deadlines) {
         Duration idleCheckPeriod = limits.idleTimeout().dividedBy(2);
-        server.maxPayloadSize(Requests.MAX_BODY_BYTES)
+        server.maxPayloadSize(Requests.MAX_DRAINED_BODY_BYTES)
                 .maxTcpConnections(limits.maxConnections())
                 .maxConcurrentRequests(limits.maxConcurrentRequests())
                 .idleConnectionTimeout(limits.idleTimeout())

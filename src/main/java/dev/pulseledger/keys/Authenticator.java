@@ -55,7 +55,7 @@ public final class Authenticator {
         return new Caller(grant.accountId(), grant.keyId(), grant.planId());
     }
 
-    /** Passes only for an admin key; a caller key gets 403, anything else 401. */
+    /** Passes only for an admin key; a usable caller key gets 403, anything else 401. */
     public void requireAdmin(Optional<String> presentedKey) {
         String key = presentedKey.orElseThrow(Authenticator::missingKey);
         if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {

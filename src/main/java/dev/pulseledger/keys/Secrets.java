@@ -26,6 +26,11 @@ public final class Secrets {
         return "pl_admin_" + randomText();
     }
 
+    /** A webhook signing secret: shown once, then kept only to sign deliveries. */
+    public static String newWebhookSecret() {
+        return "whsec_" + randomText();
+    }
+
     private static String randomText() {
         StringBuilder text = new StringBuilder(RANDOM_CHARS);
         for (int i = 0; i < RANDOM_CHARS; i++) {

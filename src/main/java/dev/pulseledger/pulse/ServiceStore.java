@@ -1,5 +1,7 @@
 package dev.pulseledger.pulse;
 
+import dev.pulseledger.events.NewEvent;
+import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
@@ -9,6 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /** SQL for the provider's services. */
 public final class ServiceStore {
@@ -19,16 +22,21 @@ public final class ServiceStore {
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM services WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM services ORDER BY id";
     private static final String COUNT = "SELECT COUNT(*) FROM services";
-    private static final String INSERT = "INSERT INTO services (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT =
+            "INSERT INTO services (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     private static final String UPDATE =
             "UPDATE services SET name = ?, description = ?, status = ?, spotlighted = ?, position = ?,"
                     + " public = ?, updated_at = ? WHERE id = ?";
     private static final String DELETE = "DELETE FROM services WHERE id = ?";
 
     private final Database database;
+    private final Outbox outbox;
+    private final String selectForUpdate;
 
-    public ServiceStore(Database database) {
+    public ServiceStore(Database database, Outbox outbox) {
         this.database = database;
+        this.outbox = outbox;
+        this.selectForUpdate = SELECT_ONE + database.dialect().lockClause();
     }
 
     /** Outcome of writing a service. */
@@ -38,44 +46,79 @@ public final class ServiceStore {
         LIMIT_REACHED
     }
 
-    /** Creates or replaces the service in one transaction. */
+    /**
+     * Creates or replaces the service in one transaction, with its status change event if any. When
+     * another node creates the same service at the same moment, its row wins the insert and this
+     * write replaces it, as if the two had come one after the other.
+     */
     public Write put(Service service) {
         return database.inTransaction(connection -> {
-            if (update(connection, service)) {
-                return Write.REPLACED;
+            Optional<Service> current = findForUpdate(connection, service.id());
+            if (current.isEmpty()) {
+                if (count(connection) >= MAX_SERVICES) {
+                    return Write.LIMIT_REACHED;
+                }
+                if (insert(connection, service)) {
+                    return Write.CREATED;
+                }
+                current = findForUpdate(connection, service.id());
             }
-            if (count(connection) >= MAX_SERVICES) {
-                return Write.LIMIT_REACHED;
-            }
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                ps.setString(1, service.id());
-                ps.setString(2, service.name());
-                ps.setString(3, service.description());
-                ps.setString(4, service.status().wire());
-                ps.setBoolean(5, service.spotlighted());
-                ps.setInt(6, service.position());
-                ps.setBoolean(7, service.isPublic());
-                ps.setLong(8, service.updatedAt().toEpochMilli());
-                ps.executeUpdate();
-            }
-            return Write.CREATED;
+            update(connection, service);
+            recordStatusChange(connection, current.orElseThrow(), service);
+            return Write.REPLACED;
         });
     }
 
+    private static boolean insert(Connection connection, Service service) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+            ps.setString(1, service.id());
+            ps.setString(2, service.name());
+            ps.setString(3, service.description());
+            ps.setString(4, service.status().wire());
+            ps.setBoolean(5, service.spotlighted());
+            ps.setInt(6, service.position());
+            ps.setBoolean(7, service.isPublic());
+            ps.setLong(8, service.updatedAt().toEpochMilli());
+            return ps.executeUpdate() == 1;
+        }
+    }
+
     /**
-     * Reads the service, lets {@code change} derive the new version, and writes it, all under one
-     * transaction; empty when there is no such service.
+     * Reads the service, lets {@code change} derive the new version, and writes it with its status
+     * change event if any, all under one transaction; empty when there is no such service.
      */
-    public Optional<Service> update(String id, java.util.function.UnaryOperator<Service> change) {
+    public Optional<Service> update(String id, UnaryOperator<Service> change) {
         return database.inTransaction(connection -> {
-            Optional<Service> current = find(connection, id);
+            Optional<Service> current = findForUpdate(connection, id);
             if (current.isEmpty()) {
                 return Optional.empty();
             }
             Service changed = change.apply(current.get());
             update(connection, changed);
+            recordStatusChange(connection, current.get(), changed);
             return Optional.of(changed);
         });
+    }
+
+    /**
+     * Appends service.status_changed when, and only when, the status really changed. The row was
+     * read under lock, so two concurrent writes of one new status yield one event, not two.
+     */
+    private void recordStatusChange(Connection connection, Service before, Service after) throws SQLException {
+        if (before.status() != after.status()) {
+            NewEvent event = NewEvent.serviceStatusChanged(
+                    after.id(),
+                    after.name(),
+                    before.status().wire(),
+                    after.status().wire(),
+                    after.isPublic());
+            outbox.append(connection, List.of(event), after.updatedAt());
+        }
+    }
+
+    /** Reads the service and locks its row until the transaction ends. */
+    private Optional<Service> findForUpdate(Connection connection, String id) throws SQLException {
+        return find(connection, selectForUpdate, id);
     }
 
     private static boolean update(Connection connection, Service service) throws SQLException {
@@ -110,11 +153,11 @@ public final class ServiceStore {
     }
 
     public Optional<Service> find(String id) {
-        return database.read(connection -> find(connection, id));
+        return database.read(connection -> find(connection, SELECT_ONE, id));
     }
 
-    private static Optional<Service> find(Connection connection, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
+    private static Optional<Service> find(Connection connection, String sql, String id) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(service(rs)) : Optional.empty();

@@ -18,6 +18,18 @@ public final class Ids {
         return "sp_" + ulid();
     }
 
+    public static String event() {
+        return "evt_" + ulid();
+    }
+
+    public static String webhook() {
+        return "wh_" + ulid();
+    }
+
+    public static String delivery() {
+        return "dlv_" + ulid();
+    }
+
     private static String ulid() {
         return UlidCreator.getMonotonicUlid().toLowerCase();
     }

@@ -1,6 +1,8 @@
 package dev.pulseledger.tokens;
 
 import dev.pulseledger.accounts.LedgerWriter;
+import dev.pulseledger.events.NewEvent;
+import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Rows;
@@ -28,9 +30,12 @@ import java.util.TreeSet;
  * Across nodes the row locks make concurrent batches on one account take turns.
  */
 public final class SpendBatchStore {
-    private static final String LOCK_ONE = "SELECT id, balance FROM accounts WHERE id = ?";
-    private static final String LOCK_MANY_POSTGRES =
-            "SELECT id, balance FROM accounts WHERE id = ANY (?) ORDER BY id FOR UPDATE";
+    /** The balance and the effective low-balance threshold: the account's own, else its plan's. */
+    private static final String LOCKED_COLUMNS = "SELECT id, balance, COALESCE(low_balance_threshold,"
+            + " (SELECT p.low_balance_threshold FROM plans p WHERE p.id = accounts.plan_id)) FROM accounts";
+
+    private static final String LOCK_ONE = LOCKED_COLUMNS + " WHERE id = ?";
+    private static final String LOCK_MANY_POSTGRES = LOCKED_COLUMNS + " WHERE id = ANY (?) ORDER BY id FOR UPDATE";
     private static final String UPDATE_BALANCE = "UPDATE accounts SET balance = ? WHERE id = ?";
     private static final String INSERT_SPENDING =
             "INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at)"
@@ -51,10 +56,12 @@ public final class SpendBatchStore {
 
     private final Database database;
     private final Clock clock;
+    private final Outbox outbox;
 
-    public SpendBatchStore(Database database, Clock clock) {
+    public SpendBatchStore(Database database, Clock clock, Outbox outbox) {
         this.database = database;
         this.clock = clock;
+        this.outbox = outbox;
     }
 
     /**
@@ -73,11 +80,13 @@ public final class SpendBatchStore {
         private final boolean retry;
         private final Instant now = clock.instant();
         private final Map<String, Long> balances = new LinkedHashMap<>();
+        private final Map<String, Long> lowBalanceThresholds = new HashMap<>();
         private final Map<String, Long> changedBalances = new LinkedHashMap<>();
         private final Map<String, Spending> newSpendings = new LinkedHashMap<>();
         private final Map<String, Spending> revertedEarlierSpendings = new LinkedHashMap<>();
         private final Map<String, IdempotencyRecord> newIdempotencyRecords = new HashMap<>();
         private final List<LedgerLine> ledgerLines = new ArrayList<>();
+        private final List<NewEvent> events = new ArrayList<>();
 
         Batch(Connection connection, boolean retry) {
             this.connection = connection;
@@ -121,6 +130,10 @@ public final class SpendBatchStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     balances.put(rs.getString(1), rs.getLong(2));
+                    long threshold = rs.getLong(3);
+                    if (!rs.wasNull()) {
+                        lowBalanceThresholds.put(rs.getString(1), threshold);
+                    }
                 }
             }
         }
@@ -160,6 +173,7 @@ public final class SpendBatchStore {
             if (balance >= request.amount()) {
                 long after = balance - request.amount();
                 setBalance(request.accountId(), after);
+                noteLowBalance(request.accountId(), balance, after, command.spendingId());
                 Spending spending = new Spending(
                         command.spendingId(), request.accountId(), request.amount(), false, now, Optional.empty());
                 newSpendings.put(spending.id(), spending);
@@ -173,6 +187,14 @@ public final class SpendBatchStore {
                     .ifPresent(key -> newIdempotencyRecords.put(
                             idempotencyScope(request.accountId(), key), IdempotencyRecord.of(request, result, now)));
             return result;
+        }
+
+        /** Raises balance.low when this spend takes the balance from >= threshold to below it. */
+        private void noteLowBalance(String accountId, long before, long after, String spendingId) {
+            Long threshold = lowBalanceThresholds.get(accountId);
+            if (threshold != null && before >= threshold && after < threshold) {
+                events.add(NewEvent.balanceLow(accountId, before, after, threshold, spendingId));
+            }
         }
 
         private Optional<SpendResult> alreadyLanded(Spend command) throws SQLException {
@@ -222,10 +244,13 @@ public final class SpendBatchStore {
         }
 
         private RevertResult revert(Revert command) throws SQLException {
-            Optional<Spending> decided = decidedInBatch(command);
-            Spending spending = decided.isPresent()
-                    ? decided.get()
-                    : findSpending(command.accountId(), command.spendingId()).orElse(null);
+            // A spending this batch already touched is decided here; the database still has its old state.
+            Spending spending =
+                    newSpendings.getOrDefault(command.spendingId(), revertedEarlierSpendings.get(command.spendingId()));
+            if (spending == null || !spending.accountId().equals(command.accountId())) {
+                spending =
+                        findSpending(command.accountId(), command.spendingId()).orElse(null);
+            }
             if (spending == null) {
                 return new RevertResult.NotFound();
             }
@@ -238,23 +263,10 @@ public final class SpendBatchStore {
             if (newSpendings.containsKey(spending.id())) {
                 newSpendings.put(spending.id(), reverted);
             } else {
-                revertedEarlierSpendings.put(spending.id(), reverted);
+                revertedEarlierSpendings.put(reverted.id(), reverted);
             }
             ledgerLines.add(new LedgerLine(spending.accountId(), "revert", spending.amount(), after, spending.id()));
             return new RevertResult.Reverted(reverted, after);
-        }
-
-        /**
-         * The spending as this batch has already decided it: made or reverted earlier in the batch.
-         * The database does not show those decisions until the batch is written, so a second revert
-         * in the same batch must see them here or it would refund twice.
-         */
-        private Optional<Spending> decidedInBatch(Revert command) {
-            Spending spending = newSpendings.get(command.spendingId());
-            if (spending == null) {
-                spending = revertedEarlierSpendings.get(command.spendingId());
-            }
-            return Optional.ofNullable(spending).filter(s -> s.accountId().equals(command.accountId()));
         }
 
         private Optional<Spending> findSpending(String accountId, String spendingId) throws SQLException {
@@ -324,6 +336,7 @@ public final class SpendBatchStore {
                 }
                 executeIfAny(ps, newIdempotencyRecords.size());
             }
+            outbox.append(connection, events, now);
         }
 
         /**

@@ -63,7 +63,7 @@ public final class TokenRoutes {
 
     private void spend(ServerRequest req, ServerResponse res) {
         Caller caller = authenticator.caller(Requests.apiKey(req));
-        long amount = amount(Requests.pathParam(req, "amount"));
+        long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
         SpendResult result = queued(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
         countSpend(result);
@@ -152,8 +152,11 @@ public final class TokenRoutes {
                         page.nextPosition().map(Cursors::encode).orElse(null)));
     }
 
-    private static long amount(String text) {
-        if (text != null && AMOUNT.matcher(text).matches()) {
+    private static long amount(ServerRequest req) {
+        String text = req.path().pathParameters().get("amount");
+        // Helidon drops ";parameters" from a segment before matching, so "5;x" would arrive as "5".
+        boolean plainPath = req.path().rawPath().equals(req.path().rawPathNoParams());
+        if (plainPath && text != null && AMOUNT.matcher(text).matches()) {
             long amount = Long.parseLong(text);
             if (amount <= SpendRequest.MAX_AMOUNT) {
                 return amount;

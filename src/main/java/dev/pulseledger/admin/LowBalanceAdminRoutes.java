@@ -1,0 +1,104 @@
+package dev.pulseledger.admin;
+
+import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.LowBalanceThresholds;
+import dev.pulseledger.accounts.LowBalanceThresholds.AccountThreshold;
+import dev.pulseledger.accounts.LowBalanceThresholds.PlanThreshold;
+import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.Responses;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.keys.Authenticator;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Operator API for the thresholds behind {@code balance.low} events: one per plan, optionally
+ * overridden per account. {@code null} clears a threshold.
+ */
+public final class LowBalanceAdminRoutes {
+    static final String FIELD = "lowBalanceThreshold";
+    private static final Set<String> FIELDS = Set.of(FIELD);
+
+    private final Authenticator authenticator;
+    private final LowBalanceThresholds thresholds;
+
+    public LowBalanceAdminRoutes(Authenticator authenticator, LowBalanceThresholds thresholds) {
+        this.authenticator = authenticator;
+        this.thresholds = thresholds;
+    }
+
+    public void register(RouteTable routes) {
+        routes.get("/admin/plans/{planId}/low-balance-threshold", this::getForPlan)
+                .put("/admin/plans/{planId}/low-balance-threshold", this::setForPlan)
+                .get("/admin/accounts/{accountId}/low-balance-threshold", this::getForAccount)
+                .put("/admin/accounts/{accountId}/low-balance-threshold", this::setForAccount);
+    }
+
+    private void getForPlan(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        PlanThreshold plan =
+                thresholds.forPlan(Requests.pathParam(req, "planId")).orElseThrow(LowBalanceAdminRoutes::planNotFound);
+        Responses.ok(res, json(plan));
+    }
+
+    private void setForPlan(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        Optional<Long> threshold = threshold(req);
+        PlanThreshold plan = thresholds
+                .setForPlan(Requests.pathParam(req, "planId"), threshold)
+                .orElseThrow(LowBalanceAdminRoutes::planNotFound);
+        Responses.ok(res, json(plan));
+    }
+
+    private void getForAccount(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        AccountThreshold account = thresholds
+                .forAccount(Requests.pathParam(req, "accountId"))
+                .orElseThrow(AccountAdminRoutes::accountNotFound);
+        Responses.ok(res, json(account));
+    }
+
+    private void setForAccount(ServerRequest req, ServerResponse res) {
+        authenticator.requireAdmin(Requests.apiKey(req));
+        Optional<Long> threshold = threshold(req);
+        AccountThreshold account = thresholds
+                .setForAccount(Requests.pathParam(req, "accountId"), threshold)
+                .orElseThrow(AccountAdminRoutes::accountNotFound);
+        Responses.ok(res, json(account));
+    }
+
+    /** The body's threshold: a whole number of tokens, or null to clear it; the field must be there. */
+    private static Optional<Long> threshold(ServerRequest req) {
+        JsonBody body = JsonBody.parse(Requests.jsonBody(req), FIELDS);
+        if (!body.has(FIELD)) {
+            throw ProblemException.invalidField(FIELD, "is required (null clears the threshold)");
+        }
+        return body.optionalLong(FIELD, 1, AccountStore.MAX_BALANCE);
+    }
+
+    private static Map<String, Object> json(PlanThreshold plan) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("planId", plan.planId());
+        body.put(FIELD, plan.threshold().orElse(null));
+        return body;
+    }
+
+    private static Map<String, Object> json(AccountThreshold account) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("accountId", account.accountId());
+        body.put(FIELD, account.own().orElse(null));
+        body.put("planLowBalanceThreshold", account.plan().orElse(null));
+        body.put("effectiveLowBalanceThreshold", account.effective().orElse(null));
+        return body;
+    }
+
+    private static ProblemException planNotFound() {
+        return ProblemException.notFound("plan_not_found", "No plan has this id.");
+    }
+}

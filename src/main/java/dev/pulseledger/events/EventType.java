@@ -1,0 +1,24 @@
+package dev.pulseledger.events;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** The kinds of event Pulseledger records in its outbox, with their names on the wire. */
+public enum EventType {
+    SERVICE_STATUS_CHANGED("service.status_changed"),
+    BALANCE_LOW("balance.low");
+
+    private final String wire;
+
+    EventType(String wire) {
+        this.wire = wire;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    public static Optional<EventType> fromWire(String text) {
+        return Arrays.stream(values()).filter(t -> t.wire.equals(text)).findFirst();
+    }
+}

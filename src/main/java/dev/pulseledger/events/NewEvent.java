@@ -1,0 +1,48 @@
+package dev.pulseledger.events;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * An event about to be appended to the outbox: its type and the {@code data} of its envelope. The
+ * factories below are the one place that defines each type's data, as docs/WEBHOOKS.md shows it.
+ */
+public record NewEvent(EventType type, Map<String, Object> data) {
+    /** The data field that tells whether a service is listed to callers. */
+    public static final String PUBLIC = "public";
+
+    public NewEvent {
+        data = Collections.unmodifiableMap(new LinkedHashMap<>(data));
+    }
+
+    /** A service's status changed from {@code oldStatus} to a different {@code newStatus}. */
+    public static NewEvent serviceStatusChanged(
+            String serviceId, String serviceName, String oldStatus, String newStatus, boolean isPublic) {
+        if (oldStatus.equals(newStatus)) {
+            throw new IllegalArgumentException("A status change needs two different statuses: " + oldStatus);
+        }
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("serviceId", serviceId);
+        data.put("serviceName", serviceName);
+        data.put("oldStatus", oldStatus);
+        data.put("newStatus", newStatus);
+        data.put(PUBLIC, isPublic);
+        return new NewEvent(EventType.SERVICE_STATUS_CHANGED, data);
+    }
+
+    /** A spend took the account's balance from at least {@code threshold} to below it. */
+    public static NewEvent balanceLow(
+            String accountId, long balanceBefore, long balance, long threshold, String spendingId) {
+        if (balanceBefore < threshold || balance >= threshold) {
+            throw new IllegalArgumentException("The balance did not cross the threshold");
+        }
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("accountId", accountId);
+        data.put("balance", balance);
+        data.put("previousBalance", balanceBefore);
+        data.put("threshold", threshold);
+        data.put("spendingId", spendingId);
+        return new NewEvent(EventType.BALANCE_LOW, data);
+    }
+}
