@@ -2,6 +2,7 @@ package dev.pulseledger.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LedgerAudit;
@@ -28,8 +29,7 @@ class SpendBatchStoreTest {
                     .asText();
             LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), spendingId);
 
-            List<LedgerOutcome> outcomes =
-                    new SpendBatchStore(database, Clock.systemUTC()).apply(List.of(revert, revert), false);
+            List<LedgerOutcome> outcomes = batchStore(database).apply(List.of(revert, revert), false);
 
             assertThat(outcomes)
                     .hasSize(2)
@@ -52,13 +52,17 @@ class SpendBatchStoreTest {
                     new SpendRequest(caller.accountId(), 300, Optional.empty()), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
             LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
 
-            List<LedgerOutcome> outcomes =
-                    new SpendBatchStore(database, Clock.systemUTC()).apply(List.of(spend, revert, revert), false);
+            List<LedgerOutcome> outcomes = batchStore(database).apply(List.of(spend, revert, revert), false);
 
             assertThat(outcomes.get(0)).isInstanceOf(SpendResult.Spent.class);
             assertThat(outcomes.get(2)).isEqualTo(outcomes.get(1));
             assertThat(node.caller(caller.key()).balance()).isEqualTo(1000);
             assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
         }
+    }
+
+    /** The store as a node wires it, with an outbox whose events nobody here listens to. */
+    private static SpendBatchStore batchStore(Database database) {
+        return new SpendBatchStore(database, Clock.systemUTC(), new Outbox(database, (connection, events, at) -> {}));
     }
 }
