@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
@@ -170,6 +171,20 @@ public final class Database implements AutoCloseable {
 
     public Dialect dialect() {
         return dialect;
+    }
+
+    /**
+     * Makes transactions that pass the same {@code lockKey} run one after the other until the
+     * calling transaction ends: a transaction-scoped advisory lock on PostgreSQL; nothing on SQLite,
+     * whose write transactions already take the single write lock at BEGIN.
+     */
+    public void serializeOn(Connection connection, long lockKey) throws SQLException {
+        if (dialect == Dialect.POSTGRESQL) {
+            try (PreparedStatement ps = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                ps.setLong(1, lockKey);
+                ps.execute();
+            }
+        }
     }
 
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
