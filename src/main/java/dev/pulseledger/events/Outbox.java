@@ -3,7 +3,6 @@ package dev.pulseledger.events;
 import dev.pulseledger.http.Json;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.store.Database;
-import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Ids;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -34,7 +33,6 @@ public final class Outbox {
     /** How many events one read returns at most. */
     public static final int MAX_READ = 500;
 
-    private static final String LOCK_POSTGRES = "SELECT pg_advisory_xact_lock(?)";
     /** Any constant works; this one spells "outbox" so it is recognisable in pg_locks. */
     private static final long LOCK_KEY = 0x6f7574626f78L;
 
@@ -68,12 +66,7 @@ public final class Outbox {
         if (events.isEmpty()) {
             return;
         }
-        if (database.dialect() == Dialect.POSTGRESQL) {
-            try (PreparedStatement ps = connection.prepareStatement(LOCK_POSTGRES)) {
-                ps.setLong(1, LOCK_KEY);
-                ps.execute();
-            }
-        }
+        database.serializeOn(connection, LOCK_KEY);
         List<Appended> appended = new ArrayList<>(events.size());
         try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
             for (NewEvent event : events) {

@@ -114,9 +114,32 @@ public final class Requests {
             throw unreadable(e);
         }
         if (bytes.length > MAX_BODY_BYTES) {
-            throw tooLarge().withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
+            throw drainedToTheEnd(in)
+                    ? tooLarge()
+                    : tooLarge().withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
         }
         return bytes;
+    }
+
+    /**
+     * Reads and drops the rest of a refused body, up to {@link #MAX_DRAINED_BODY_BYTES}, so that a
+     * client still uploading gets to read its 413 instead of a reset connection; true when the body
+     * ended within that bound and the connection may be reused.
+     */
+    private static boolean drainedToTheEnd(InputStream in) {
+        byte[] buffer = new byte[16 * 1024];
+        long drainedBytes = 0;
+        try {
+            for (int read; (read = in.read(buffer)) != -1; ) {
+                drainedBytes += read;
+                if (drainedBytes > MAX_DRAINED_BODY_BYTES) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**

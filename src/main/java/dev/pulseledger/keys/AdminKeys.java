@@ -22,7 +22,9 @@ public final class AdminKeys {
             return stored;
         }
         String generated = Secrets.newAdminKey();
-        keys.addAdminKey(Secrets.sha256Hex(generated), clock.instant());
+        if (!keys.addFirstAdminKey(Secrets.sha256Hex(generated), clock.instant())) {
+            return keys.adminKeyHashes();
+        }
         console.println();
         console.println("  No admin key was configured, so one was generated. It is shown only now:");
         console.println();

@@ -24,6 +24,9 @@ public final class KeyStore {
     private static final String REVOKE = "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
     private static final String EXISTS = "SELECT 1 FROM api_keys WHERE id = ?";
     private static final String INSERT_ADMIN = "INSERT INTO admin_keys (key_hash, created_at) VALUES (?, ?)";
+    /** Any constant works; this one spells "admkey" so it is recognisable in pg_locks. */
+    private static final long FIRST_ADMIN_KEY_LOCK = 0x61646d6b6579L;
+
     private static final String SELECT_ADMIN = "SELECT key_hash FROM admin_keys";
     public static final int MAX_KEYS_PER_ACCOUNT = 1000;
 
@@ -103,12 +106,23 @@ public final class KeyStore {
         });
     }
 
-    public void addAdminKey(String keyHash, Instant at) {
-        database.inTransaction(connection -> {
+    /**
+     * Stores the first admin key, unless one exists already: nodes starting at the same moment on
+     * an empty database agree on one key instead of each printing its own. True when stored.
+     */
+    public boolean addFirstAdminKey(String keyHash, Instant at) {
+        return database.inTransaction(connection -> {
+            database.serializeOn(connection, FIRST_ADMIN_KEY_LOCK);
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ADMIN);
+                    ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return false;
+                }
+            }
             try (PreparedStatement ps = connection.prepareStatement(INSERT_ADMIN)) {
                 ps.setString(1, keyHash);
                 ps.setLong(2, at.toEpochMilli());
-                return ps.executeUpdate();
+                return ps.executeUpdate() == 1;
             }
         });
     }

@@ -5,17 +5,21 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteException;
 
 /** The connection pool, the schema migrations and the transaction boundary for one store. */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
+    private static final int SQLITE_BUSY = 5;
+    private static final int SQLITE_LOCKED = 6;
 
     private final Dialect dialect;
     private final HikariDataSource pool;
@@ -60,7 +64,7 @@ public final class Database implements AutoCloseable {
         HikariDataSource pool = new HikariDataSource(config);
         Database database = new Database(dialect, pool);
         try {
-            database.awaitReachable(settings.startupTimeout());
+            database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
                 Flyway.configure()
                         .dataSource(pool)
@@ -126,7 +130,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private void awaitReachable(Duration timeout) {
+    private void awaitReachable(Duration timeout, String target) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
         while (true) {
             try (Connection connection = pool.getConnection()) {
@@ -134,12 +138,31 @@ public final class Database implements AutoCloseable {
             } catch (SQLException e) {
                 if (System.nanoTime() > deadlineNanos) {
                     throw new DatabaseUnavailableException(
-                            "The database did not answer within " + timeout.toSeconds() + " s: " + e.getMessage(), e);
+                            "The database " + target + " did not answer within " + timeout.toSeconds()
+                                    + " s (--db-startup-timeout-s): " + reason(e),
+                            e);
                 }
-                LOG.warn("Waiting for the database: {}", e.getMessage());
+                LOG.warn("Waiting for the database {}: {}", target, reason(e));
                 sleep(Duration.ofSeconds(1));
             }
         }
+    }
+
+    /**
+     * Why no connection came: the pool only says it timed out, while the driver's last failure (refused,
+     * unknown host, no such database, bad password) is what an operator can act on.
+     */
+    private static String reason(SQLException e) {
+        return e.getCause() != null && e.getCause().getMessage() != null
+                ? e.getCause().getMessage()
+                : e.getMessage();
+    }
+
+    /** The URL without its query string or user info, either of which may hold a password. */
+    private static String withoutCredentials(String jdbcUrl) {
+        int query = jdbcUrl.indexOf('?');
+        String url = query >= 0 ? jdbcUrl.substring(0, query) : jdbcUrl;
+        return url.replaceFirst("//[^/@]*@", "//");
     }
 
     private static void sleep(Duration duration) {
@@ -155,10 +178,24 @@ public final class Database implements AutoCloseable {
         return dialect;
     }
 
+    /**
+     * Makes transactions that pass the same {@code lockKey} run one after the other until the
+     * calling transaction ends: a transaction-scoped advisory lock on PostgreSQL; nothing on SQLite,
+     * whose write transactions already take the single write lock at BEGIN.
+     */
+    public void serializeOn(Connection connection, long lockKey) throws SQLException {
+        if (dialect == Dialect.POSTGRESQL) {
+            try (PreparedStatement ps = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                ps.setLong(1, lockKey);
+                ps.execute();
+            }
+        }
+    }
+
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
     public <T> T inTransaction(SqlWork<T> work) {
         try (Connection connection = pool.getConnection()) {
-            connection.setAutoCommit(false);
+            begin(connection);
             try {
                 T result = work.run(connection);
                 connection.commit();
@@ -166,7 +203,7 @@ public final class Database implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 // No setAutoCommit(true) afterwards: the pool restores it when the connection returns,
                 // and on a broken connection it would throw "Connection is closed" over the real error.
-                rollbackQuietly(connection);
+                rollbackOrEvict(connection);
                 throw e;
             }
         } catch (SQLException e) {
@@ -192,24 +229,50 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static void rollbackQuietly(Connection connection) {
+    /**
+     * Starts a transaction. A connection whose BEGIN failed (SQLite busy past busy_timeout) leaves the
+     * pool: sqlite-jdbc then believes a transaction is open while none is, and would run the next
+     * borrower's statements one by one in auto-commit.
+     */
+    private void begin(Connection connection) throws SQLException {
         try {
-            connection.rollback();
+            connection.setAutoCommit(false);
         } catch (SQLException e) {
-            LOG.debug("Rollback failed after an error", e);
+            pool.evictConnection(connection);
+            throw e;
         }
     }
 
-    /** Connection failures become 503s; every other SQL error is a bug and stays a 500. */
+    /** Rolls back after a failure; a connection that cannot even roll back leaves the pool. */
+    private void rollbackOrEvict(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            LOG.debug("Rollback failed after an error; dropping the connection", e);
+            pool.evictConnection(connection);
+        }
+    }
+
+    /**
+     * Connection failures, statement timeouts and a busy SQLite file become 503s; every other SQL error
+     * is a bug and stays a 500.
+     */
     public static RuntimeException translate(SQLException e) {
         String state = e.getSQLState();
         boolean unavailable = e instanceof SQLTransientConnectionException
                 || (state != null && (state.startsWith("08") || state.equals("57P01")))
-                || (state != null && state.equals("57014"));
+                || (state != null && state.equals("57014"))
+                || isSqliteBusy(e);
         if (unavailable) {
             return new DatabaseUnavailableException("Database unavailable: " + e.getMessage(), e);
         }
         return new StoreException(e);
+    }
+
+    /** SQLITE_BUSY or SQLITE_LOCKED (with any extended code): busy_timeout passed without the lock. */
+    private static boolean isSqliteBusy(SQLException e) {
+        int primaryCode = e.getErrorCode() & 0xff;
+        return e instanceof SQLiteException && (primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED);
     }
 
     @Override

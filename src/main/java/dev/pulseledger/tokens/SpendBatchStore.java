@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -313,7 +314,9 @@ public final class SpendBatchStore {
                     ps.setString(2, spending.id());
                     ps.addBatch();
                 }
-                executeIfAny(ps, revertedEarlierSpendings.size());
+                if (!revertedEarlierSpendings.isEmpty()) {
+                    requireEachChangedOneRow(ps.executeBatch(), "reverted a spending that was not active");
+                }
             }
             try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
                 for (IdempotencyRecord record : newIdempotencyRecords.values()) {
@@ -407,6 +410,18 @@ public final class SpendBatchStore {
 
         private Array longs(Stream<Long> values) throws SQLException {
             return connection.createArrayOf("bigint", values.toArray());
+        }
+
+        /**
+         * The account locks make every decision final, so a write that misses its row is a bug: fail
+         * the batch rather than commit a refund whose spending did not change.
+         */
+        private static void requireEachChangedOneRow(int[] counts, String problem) {
+            for (int count : counts) {
+                if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
+                    throw new IllegalStateException("A spend batch " + problem);
+                }
+            }
         }
 
         private static void executeIfAny(PreparedStatement ps, int count) throws SQLException {

@@ -52,6 +52,15 @@ public final class Api {
         return send("DELETE", path, null, Map.of());
     }
 
+    /** The caller's balance, read through GET /api/tokens/balance. */
+    public long balance() {
+        Reply reply = get("/api/tokens/balance");
+        if (reply.status() != 200) {
+            throw new AssertionError("GET /api/tokens/balance: " + reply);
+        }
+        return reply.json().get("balance").asLong();
+    }
+
     /** Sends any request; a String body is sent as is, anything else as JSON. */
     public Reply send(String method, String path, Object body, Map<String, String> headers) {
         HttpRequest.Builder request =

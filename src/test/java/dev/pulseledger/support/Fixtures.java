@@ -9,7 +9,12 @@ public final class Fixtures {
     private final Api admin;
 
     public Fixtures(TestNode node) {
-        this.admin = node.admin();
+        this(node.admin());
+    }
+
+    /** Fixtures made through any node's operator API, given as a client with the admin key. */
+    public Fixtures(Api admin) {
+        this.admin = admin;
     }
 
     /** Creates an account on the free plan with the given opening balance; returns its id. */
@@ -37,9 +42,15 @@ public final class Fixtures {
 
     /** Issues a caller key for the account and returns the key itself. */
     public String key(String accountId) {
+        return issueKey(accountId).key();
+    }
+
+    /** Issues a caller key for the account; returns its id and the key itself. */
+    public IssuedKey issueKey(String accountId) {
         Reply reply = admin.post("/admin/accounts/" + accountId + "/keys", Map.of("name", "test key"));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(201);
-        return reply.json().get("key").asText();
+        return new IssuedKey(
+                reply.json().get("id").asText(), reply.json().get("key").asText());
     }
 
     /** An account with a balance and a caller key for it. */
@@ -47,6 +58,9 @@ public final class Fixtures {
         String accountId = account(balance);
         return new Caller(accountId, key(accountId));
     }
+
+    /** A caller key as issued: its id and the plaintext key. */
+    public record IssuedKey(String id, String key) {}
 
     /** A test caller: its account id and its plaintext key. */
     public record Caller(String accountId, String key) {}
