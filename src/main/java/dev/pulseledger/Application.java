@@ -34,14 +34,12 @@ import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
-import dev.pulseledger.store.Dialect;
 import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.IdempotencyCleaner;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
-import dev.pulseledger.tokens.WriterLanes;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
 import dev.pulseledger.webhooks.WebhookStore;
@@ -68,11 +66,10 @@ import org.slf4j.LoggerFactory;
 /** Wires one node together, in one place: database, stores, routes and the HTTP server. */
 public final class Application implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Application.class);
-    private static final int MAX_WRITER_LANES = 4;
     private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
 
     private final Database database;
-    private final WriterLanes ledger;
+    private final GroupCommitLedger ledger;
     private final BalanceReader balances;
     private final WebServer server;
     private final RouteTable routes;
@@ -83,7 +80,7 @@ public final class Application implements AutoCloseable {
 
     private Application(
             Database database,
-            WriterLanes ledger,
+            GroupCommitLedger ledger,
             BalanceReader balances,
             WebServer server,
             RouteTable routes,
@@ -127,11 +124,10 @@ public final class Application implements AutoCloseable {
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
-        int lanes = writerLanes(database.dialect(), config.databasePoolSize());
-        GroupCommitLedger.Limits laneLimits = new GroupCommitLedger.Limits(
-                Math.max(1, config.spendQueueLength() / lanes), config.spendBatchSize(), MAX_SPEND_WAIT);
-        SpendBatchStore spendStore = new SpendBatchStore(database, clock, outbox);
-        WriterLanes ledger = WriterLanes.start(lanes, lane -> new GroupCommitLedger(spendStore, laneLimits, metrics));
+        GroupCommitLedger ledger = new GroupCommitLedger(
+                new SpendBatchStore(database, clock, outbox),
+                new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
+                metrics);
         EventSettings events = config.events();
         StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
         DeliveryWorker webhookWorker = DeliveryWorker.start(
@@ -218,15 +214,6 @@ public final class Application implements AutoCloseable {
                 idempotencyCleaner,
                 statusChanges,
                 webhookWorker);
-    }
-
-    /**
-     * SQLite has one writer at a time, so one lane. PostgreSQL commits batches for different
-     * accounts in parallel; lanes take at most half of the pool so that reads always find a
-     * connection.
-     */
-    private static int writerLanes(Dialect dialect, int poolSize) {
-        return dialect == Dialect.SQLITE ? 1 : Math.clamp(poolSize / 2, 1, MAX_WRITER_LANES);
     }
 
     public int port() {
