@@ -59,7 +59,7 @@ public final class PulseStreamRoutes {
     }
 
     private void stream(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(Requests.apiKey(req));
+        Caller caller = authenticator.caller(req);
         long resumeAfter = lastEventId(req);
         try (StreamPermits.Permit permit = permits.acquire(caller.keyId());
                 StatusChangeFeed.Subscription subscription =

@@ -3,6 +3,8 @@ package dev.pulseledger.keys;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Requests;
+import io.helidon.webserver.http.ServerRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +33,20 @@ public final class Authenticator {
                 .expireAfterWrite(CACHE_TTL)
                 .maximumSize(MAX_CACHED_KEYS)
                 .build();
+    }
+
+    /**
+     * The caller of this request, authenticated at most once per request: the rate-limit filter
+     * and the route both need it, and hashing and looking up the key twice is waste on the hot path.
+     */
+    public Caller caller(ServerRequest req) {
+        Optional<Caller> known = req.context().get(Caller.class);
+        if (known.isPresent()) {
+            return known.get();
+        }
+        Caller caller = caller(Requests.apiKey(req));
+        req.context().register(caller);
+        return caller;
     }
 
     /** The caller behind the X-ApiKey header, or the contract's 401/403 problem. */

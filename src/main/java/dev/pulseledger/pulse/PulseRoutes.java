@@ -1,7 +1,6 @@
 package dev.pulseledger.pulse;
 
 import dev.pulseledger.http.Representation;
-import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
@@ -30,7 +29,7 @@ public final class PulseRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.caller(Requests.apiKey(req));
+        authenticator.caller(req);
         PulseFeed.Snapshot snapshot = feed.current();
         new Representation(Responses.JSON, snapshot.json(), snapshot.etag(), FEED_CACHE_CONTROL).send(req, res);
     }

@@ -1,7 +1,6 @@
 package dev.pulseledger.ratelimit;
 
 import dev.pulseledger.http.ProblemException;
-import dev.pulseledger.http.Requests;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import io.helidon.http.HeaderName;
@@ -50,7 +49,7 @@ public final class RateLimitFilter implements Filter {
     /** The caller behind a good caller key; for any other key the route itself answers 401 or 403. */
     private Optional<Caller> caller(RoutingRequest req) {
         try {
-            return Optional.of(authenticator.caller(Requests.apiKey(req)));
+            return Optional.of(authenticator.caller(req));
         } catch (ProblemException e) {
             return Optional.empty();
         }

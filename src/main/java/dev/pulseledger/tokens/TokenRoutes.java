@@ -65,7 +65,7 @@ public final class TokenRoutes {
     }
 
     private void spend(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(Requests.apiKey(req));
+        Caller caller = authenticator.caller(req);
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
         SpendResult result = queued(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
@@ -105,7 +105,7 @@ public final class TokenRoutes {
     }
 
     private void revert(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(Requests.apiKey(req));
+        Caller caller = authenticator.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -120,13 +120,13 @@ public final class TokenRoutes {
     }
 
     private void balance(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(Requests.apiKey(req));
+        Caller caller = authenticator.caller(req);
         long balance = queued(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         Responses.ok(res, new TokenJson.BalanceBody(balance));
     }
 
     private void plan(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(Requests.apiKey(req));
+        Caller caller = authenticator.caller(req);
         String planId = accounts.find(caller.accountId())
                 .orElseThrow(TokenRoutes::accountGone)
                 .planId();
@@ -134,7 +134,7 @@ public final class TokenRoutes {
     }
 
     private void getSpending(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(Requests.apiKey(req));
+        Caller caller = authenticator.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -144,7 +144,7 @@ public final class TokenRoutes {
     }
 
     private void listSpendings(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(Requests.apiKey(req));
+        Caller caller = authenticator.caller(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Spending> page = spendings.list(caller.accountId(), before, limit);
