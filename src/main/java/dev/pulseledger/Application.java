@@ -171,7 +171,8 @@ public final class Application implements AutoCloseable {
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
         new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
-        new DocsRoutes().register(routes);
+        new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
+                .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             new StatusPageRoutes(feed).register(routes);
         }
@@ -243,5 +244,6 @@ public final class Application implements AutoCloseable {
         ledger.close();
         balances.close();
         database.close();
+        LOG.info("Pulseledger stopped: requests drained, queued spends committed, database closed");
     }
 }

@@ -19,6 +19,7 @@ import picocli.CommandLine.Model.OptionSpec;
 @Command(
         name = "serve",
         mixinStandardHelpOptions = true,
+        versionProvider = BuildInfo.class,
         description = "Run the Pulseledger service. Flags override PULSELEDGER_* environment variables.")
 public final class ServeCommand implements Callable<Integer> {
     private final Map<String, String> environment;
