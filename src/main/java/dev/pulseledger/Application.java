@@ -26,6 +26,9 @@ import dev.pulseledger.http.ServerTls;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.LedgerStore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
@@ -34,11 +37,9 @@ import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.tokens.BalanceReader;
-import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.IdempotencyCleaner;
-import dev.pulseledger.tokens.SpendBatchStore;
-import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
@@ -69,7 +70,7 @@ public final class Application implements AutoCloseable {
     private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
 
     private final Database database;
-    private final GroupCommitLedger ledger;
+    private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final WebServer server;
     private final RouteTable routes;
@@ -80,7 +81,7 @@ public final class Application implements AutoCloseable {
 
     private Application(
             Database database,
-            GroupCommitLedger ledger,
+            LedgerWriter ledger,
             BalanceReader balances,
             WebServer server,
             RouteTable routes,
@@ -124,9 +125,10 @@ public final class Application implements AutoCloseable {
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
-        GroupCommitLedger ledger = new GroupCommitLedger(
-                new SpendBatchStore(database, clock, outbox),
-                new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
+        LedgerWriter ledger = new LedgerWriter(
+                LedgerStore.forDatabase(database, outbox),
+                clock,
+                new MicroBatcher.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
         StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
@@ -144,7 +146,7 @@ public final class Application implements AutoCloseable {
                         database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
         if (config.demo()) {
-            DemoSeed.seed(plans, accounts, keys, services, clock, console);
+            DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
@@ -164,7 +166,7 @@ public final class Application implements AutoCloseable {
         new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(authenticator, plans, clock).register(routes);
-        new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
+        new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
         new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
