@@ -11,11 +11,13 @@ import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.config.Settings;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.RequestDeadlines;
@@ -111,11 +113,11 @@ public final class Application implements AutoCloseable {
         new ProcessorMetrics().bindTo(metrics);
 
         Database database = Database.open(new Database.Settings(
-                config.databaseUrl(),
-                config.databasePoolSize(),
-                config.databaseConnectionTimeout(),
-                config.databaseStatementTimeout(),
-                config.databaseStartupTimeout()));
+                config.get(Settings.DATABASE_URL),
+                config.get(Settings.DB_POOL_SIZE),
+                config.get(Settings.DB_CONNECTION_TIMEOUT),
+                config.get(Settings.DB_STATEMENT_TIMEOUT),
+                config.get(Settings.DB_STARTUP_TIMEOUT)));
         PlanStore plans = new PlanStore(database);
         AccountStore accounts = new AccountStore(database);
         KeyStore keys = new KeyStore(database);
@@ -123,12 +125,14 @@ public final class Application implements AutoCloseable {
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
-        List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
+        List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
+        Access access = new Access(authenticator);
         LedgerWriter ledger = new LedgerWriter(
                 LedgerStore.forDatabase(database, outbox),
                 clock,
-                new MicroBatcher.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
+                new MicroBatcher.Limits(
+                        config.get(Settings.SPEND_QUEUE_LENGTH), config.get(Settings.SPEND_BATCH_SIZE), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
         StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
@@ -143,36 +147,37 @@ public final class Application implements AutoCloseable {
                 clock,
                 new SecureRandom());
         IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
-                        database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
+                        database, clock, config.get(Settings.IDEMPOTENCY_RETENTION), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
-        if (config.demo()) {
+        if (config.get(Settings.DEMO)) {
             DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(authenticator, new PlanRateLimits(plans), new RateLimiter()));
+        routing.addFilter(new RateLimitFilter(access, new PlanRateLimits(plans), new RateLimiter()));
         ErrorHandlers.install(routing);
-        RouteTable routes = new RouteTable(routing);
+        RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
-        new PulseRoutes(authenticator, feed).register(routes);
+        new PulseRoutes(access, feed).register(routes);
         new PulseStreamRoutes(
-                        authenticator,
+                        access,
                         statusChanges,
                         events.heartbeatInterval(),
                         config.serverLimits().maxConcurrentRequests() / 2)
                 .register(routes);
-        BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
-        new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
+        BalanceReader balances = new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT));
+        new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
-        new PlanAdminRoutes(authenticator, plans, clock).register(routes);
+        new PlanAdminRoutes(plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
-        new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
-        new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
-        new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
-        new DocsRoutes(config.publicStatusPage() ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
-        if (config.publicStatusPage()) {
+        new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new WebhookAdminRoutes(webhooks, clock).register(routes);
+        new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
+        new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
+                .register(routes);
+        if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             new StatusPageRoutes(feed).register(routes);
         }
         routes.finish();
@@ -180,8 +185,8 @@ public final class Application implements AutoCloseable {
         RequestDeadlines deadlines =
                 new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH));
         WebServerConfig.Builder serverConfig = WebServer.builder()
-                .host(config.host())
-                .port(config.port())
+                .host(config.get(Settings.HOST))
+                .port(config.get(Settings.PORT))
                 // Without TCP_NODELAY a response written in two segments waits for the client's delayed ACK (~40 ms).
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
                 .directHandlers(DirectErrors.handlers())
@@ -198,8 +203,10 @@ public final class Application implements AutoCloseable {
             ledger.close();
             balances.close();
             database.close();
-            throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
-                    + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
+            throw new ConfigException("Cannot listen on " + config.get(Settings.HOST) + ":" + config.get(Settings.PORT)
+                    + " ("
+                    + Settings.HOST.flag() + "/" + Settings.PORT.flag() + ", " + Settings.HOST.env() + "/"
+                    + Settings.PORT.env() + "): is the port already in use?");
         }
         LOG.info(
                 "Pulseledger listening on port {} ({}) with a {} database",

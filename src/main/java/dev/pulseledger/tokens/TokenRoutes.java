@@ -3,13 +3,13 @@ package dev.pulseledger.tokens;
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.RevertResult;
@@ -36,7 +36,7 @@ public final class TokenRoutes {
     private static final Pattern IDEMPOTENCY_KEY_TEXT = Pattern.compile("[\\x20-\\x7E]{1,255}");
     private static final Pattern SPENDING_ID = Pattern.compile("sp_[0-9a-z]{26}");
 
-    private final Authenticator authenticator;
+    private final Access access;
     private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final SpendingQueries spendings;
@@ -45,14 +45,14 @@ public final class TokenRoutes {
     private final MeterRegistry metrics;
 
     public TokenRoutes(
-            Authenticator authenticator,
+            Access access,
             LedgerWriter ledger,
             BalanceReader balances,
             SpendingQueries spendings,
             AccountStore accounts,
             PlanStore plans,
             MeterRegistry metrics) {
-        this.authenticator = authenticator;
+        this.access = access;
         this.ledger = ledger;
         this.balances = balances;
         this.spendings = spendings;
@@ -71,7 +71,7 @@ public final class TokenRoutes {
     }
 
     private void spend(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
         SpendResult result =
@@ -112,7 +112,7 @@ public final class TokenRoutes {
     }
 
     private void revert(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -127,13 +127,13 @@ public final class TokenRoutes {
     }
 
     private void balance(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         long balance = Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         Responses.ok(res, new TokenJson.BalanceBody(balance));
     }
 
     private void plan(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         String planId = accounts.find(caller.accountId())
                 .orElseThrow(TokenRoutes::accountGone)
                 .planId();
@@ -141,7 +141,7 @@ public final class TokenRoutes {
     }
 
     private void getSpending(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -151,7 +151,7 @@ public final class TokenRoutes {
     }
 
     private void listSpendings(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Spending> page = spendings.list(caller.accountId(), before, limit);
