@@ -23,8 +23,11 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
@@ -47,6 +50,7 @@ import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -69,6 +73,8 @@ public final class Application implements AutoCloseable {
     private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
 
     private final Database database;
+    private final Database lookups;
+    private final AccessFeed accessFeed;
     private final GroupCommitLedger ledger;
     private final BalanceReader balances;
     private final WebServer server;
@@ -80,6 +86,8 @@ public final class Application implements AutoCloseable {
 
     private Application(
             Database database,
+            Database lookups,
+            AccessFeed accessFeed,
             GroupCommitLedger ledger,
             BalanceReader balances,
             WebServer server,
@@ -89,6 +97,8 @@ public final class Application implements AutoCloseable {
             StatusChangeFeed statusChanges,
             DeliveryWorker webhookWorker) {
         this.database = database;
+        this.lookups = lookups;
+        this.accessFeed = accessFeed;
         this.ledger = ledger;
         this.balances = balances;
         this.server = server;
@@ -109,21 +119,35 @@ public final class Application implements AutoCloseable {
         new JvmThreadMetrics().bindTo(metrics);
         new ProcessorMetrics().bindTo(metrics);
 
+        // Authentication reads through its own connections, so it never queues behind the spend writer.
+        int lookupConnections = lookupConnections(config.databasePoolSize());
         Database database = Database.open(new Database.Settings(
                 config.databaseUrl(),
-                config.databasePoolSize(),
+                config.databasePoolSize() - lookupConnections,
                 config.databaseConnectionTimeout(),
                 config.databaseStatementTimeout(),
                 config.databaseStartupTimeout()));
-        PlanStore plans = new PlanStore(database);
-        AccountStore accounts = new AccountStore(database);
-        KeyStore keys = new KeyStore(database);
+        Database lookups = Database.openWithoutMigrating(new Database.Settings(
+                config.databaseUrl(),
+                lookupConnections,
+                config.databaseConnectionTimeout(),
+                config.databaseStatementTimeout(),
+                config.databaseStartupTimeout()));
+        countTransactions(metrics, database, "main");
+        countTransactions(metrics, lookups, "lookups");
+        AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
+        PlanStore plans = new PlanStore(database, accessChanges);
+        AccountStore accounts = new AccountStore(database, accessChanges);
+        KeyStore keys = new KeyStore(database, lookups, accessChanges);
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
-        Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
+        AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
+        Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
+        PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
+        accessFeed.start();
         GroupCommitLedger ledger = new GroupCommitLedger(
                 new SpendBatchStore(database, clock, outbox),
                 new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
@@ -149,7 +173,7 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(authenticator, new PlanRateLimits(plans), new RateLimiter()));
+        routing.addFilter(new RateLimitFilter(authenticator, planLimits, new RateLimiter()));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
@@ -195,6 +219,8 @@ public final class Application implements AutoCloseable {
             idempotencyCleaner.close();
             ledger.close();
             balances.close();
+            accessFeed.close();
+            lookups.close();
             database.close();
             throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
                     + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
@@ -206,6 +232,8 @@ public final class Application implements AutoCloseable {
                 database.dialect().name().toLowerCase());
         return new Application(
                 database,
+                lookups,
+                accessFeed,
                 ledger,
                 balances,
                 server,
@@ -214,6 +242,21 @@ public final class Application implements AutoCloseable {
                 idempotencyCleaner,
                 statusChanges,
                 webhookWorker);
+    }
+
+    private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
+        FunctionCounter.builder("pulseledger.db.transactions", database, Database::transactions)
+                .description("Database transactions and single reads, per connection pool")
+                .tag("pool", pool)
+                .register(metrics);
+    }
+
+    /**
+     * How many of a node's connections serve key lookups and the access feed: rare once keys are
+     * cached, so one, or two from four on so the feed's read never holds up a lookup.
+     */
+    private static int lookupConnections(int poolSize) {
+        return poolSize >= 4 ? 2 : 1;
     }
 
     public int port() {
@@ -238,6 +281,8 @@ public final class Application implements AutoCloseable {
         idempotencyCleaner.close();
         ledger.close();
         balances.close();
+        accessFeed.close();
+        lookups.close();
         database.close();
     }
 }

@@ -44,7 +44,8 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(
             names = "--db-pool-size",
             defaultValue = "${env:PULSELEDGER_DB_POOL_SIZE:-10}",
-            description = "Database connections per node (PULSELEDGER_DB_POOL_SIZE).")
+            description = "Database connections per node, at least 2; one or two of them serve key lookups"
+                    + " (PULSELEDGER_DB_POOL_SIZE).")
     String databasePoolSize;
 
     @Option(

@@ -75,6 +75,7 @@ public final class PlanAdminRoutes {
         if (!plans.update(updated)) {
             throw notFound();
         }
+        authenticator.catchUp();
         Responses.ok(res, PlanJson.of(updated));
     }
 

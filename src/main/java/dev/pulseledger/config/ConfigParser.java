@@ -58,7 +58,7 @@ public final class ConfigParser {
                 url.text(),
                 adminKey(raw.adminKey()),
                 raw.demo(),
-                new Setting("--db-pool-size", "PULSELEDGER_DB_POOL_SIZE", raw.databasePoolSize()).intBetween(1, 200),
+                new Setting("--db-pool-size", "PULSELEDGER_DB_POOL_SIZE", raw.databasePoolSize()).intBetween(2, 200),
                 new Setting(
                                 "--db-connection-timeout-ms",
                                 "PULSELEDGER_DB_CONNECTION_TIMEOUT_MS",

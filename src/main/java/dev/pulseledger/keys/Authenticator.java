@@ -1,38 +1,28 @@
 package dev.pulseledger.keys;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import io.helidon.webserver.http.ServerRequest;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides who a presented key belongs to. Grants are cached for {@link #CACHE_TTL} so that a
- * revocation on any node takes effect everywhere within the contract's 5 seconds.
+ * Decides who a presented key belongs to, from the {@link KeyDirectory}: a revocation on any node
+ * takes effect everywhere as soon as the access change feed brings it, well within 5 seconds.
  */
 public final class Authenticator {
-    public static final Duration CACHE_TTL = Duration.ofSeconds(2);
     public static final int MAX_KEY_LENGTH = 200;
-    private static final long MAX_CACHED_KEYS = 100_000;
     private static final String CHALLENGE = "ApiKey header=\"X-ApiKey\"";
 
-    private final KeyStore keys;
+    private final KeyDirectory directory;
     private final Clock clock;
     private final List<String> adminKeyHashes;
-    private final Cache<String, Optional<KeyGrant>> grants;
 
-    public Authenticator(KeyStore keys, Clock clock, List<String> adminKeyHashes) {
-        this.keys = keys;
+    public Authenticator(KeyDirectory directory, Clock clock, List<String> adminKeyHashes) {
+        this.directory = directory;
         this.clock = clock;
         this.adminKeyHashes = List.copyOf(adminKeyHashes);
-        this.grants = Caffeine.newBuilder()
-                .expireAfterWrite(CACHE_TTL)
-                .maximumSize(MAX_CACHED_KEYS)
-                .build();
     }
 
     /**
@@ -59,9 +49,8 @@ public final class Authenticator {
         if (isAdminHash(hash)) {
             throw forbidden("An admin key is not a caller key; use a caller key on /api/.");
         }
-        KeyGrant grant = grants.get(hash, keys::findGrant)
-                .filter(g -> g.usableAt(clock.instant()))
-                .orElse(null);
+        KeyGrant grant =
+                directory.grant(hash).filter(g -> g.usableAt(clock.instant())).orElse(null);
         if (grant == null) {
             throw invalidKey();
         }
@@ -81,17 +70,15 @@ public final class Authenticator {
         if (isAdminHash(hash)) {
             return;
         }
-        if (grants.get(hash, keys::findGrant)
-                .filter(g -> g.usableAt(clock.instant()))
-                .isPresent()) {
+        if (directory.grant(hash).filter(g -> g.usableAt(clock.instant())).isPresent()) {
             throw forbidden("This endpoint needs an admin key.");
         }
         throw invalidKey();
     }
 
-    /** Forgets cached grants on this node, after a change that must show at once. */
-    public void forgetCachedGrants() {
-        grants.invalidateAll();
+    /** Makes a change just committed on this node show at once in what this node answers. */
+    public void catchUp() {
+        directory.catchUp();
     }
 
     private boolean isAdminHash(String hash) {
