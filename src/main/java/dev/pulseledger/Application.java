@@ -11,6 +11,7 @@ import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.config.Settings;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
@@ -120,19 +121,19 @@ public final class Application implements AutoCloseable {
         new ProcessorMetrics().bindTo(metrics);
 
         // Authentication reads through its own connections, so it never queues behind the spend writer.
-        int lookupConnections = lookupConnections(config.databasePoolSize());
+        int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
         Database database = Database.open(new Database.Settings(
-                config.databaseUrl(),
-                config.databasePoolSize() - lookupConnections,
-                config.databaseConnectionTimeout(),
-                config.databaseStatementTimeout(),
-                config.databaseStartupTimeout()));
+                config.get(Settings.DATABASE_URL),
+                config.get(Settings.DB_POOL_SIZE) - lookupConnections,
+                config.get(Settings.DB_CONNECTION_TIMEOUT),
+                config.get(Settings.DB_STATEMENT_TIMEOUT),
+                config.get(Settings.DB_STARTUP_TIMEOUT)));
         Database lookups = Database.openWithoutMigrating(new Database.Settings(
-                config.databaseUrl(),
+                config.get(Settings.DATABASE_URL),
                 lookupConnections,
-                config.databaseConnectionTimeout(),
-                config.databaseStatementTimeout(),
-                config.databaseStartupTimeout()));
+                config.get(Settings.DB_CONNECTION_TIMEOUT),
+                config.get(Settings.DB_STATEMENT_TIMEOUT),
+                config.get(Settings.DB_STARTUP_TIMEOUT)));
         countTransactions(metrics, database, "main");
         countTransactions(metrics, lookups, "lookups");
         AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
@@ -143,14 +144,15 @@ public final class Application implements AutoCloseable {
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
-        List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
+        List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
         accessFeed.start();
         GroupCommitLedger ledger = new GroupCommitLedger(
                 new SpendBatchStore(database, clock, outbox),
-                new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
+                new GroupCommitLedger.Limits(
+                        config.get(Settings.SPEND_QUEUE_LENGTH), config.get(Settings.SPEND_BATCH_SIZE), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
         StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
@@ -165,9 +167,9 @@ public final class Application implements AutoCloseable {
                 clock,
                 new SecureRandom());
         IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
-                        database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
+                        database, clock, config.get(Settings.IDEMPOTENCY_RETENTION), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
-        if (config.demo()) {
+        if (config.get(Settings.DEMO)) {
             DemoSeed.seed(plans, accounts, keys, services, clock, console);
         }
 
@@ -184,7 +186,7 @@ public final class Application implements AutoCloseable {
                         events.heartbeatInterval(),
                         config.serverLimits().maxConcurrentRequests() / 2)
                 .register(routes);
-        BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
+        BalanceReader balances = new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT));
         new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(authenticator, plans, clock).register(routes);
@@ -193,8 +195,9 @@ public final class Application implements AutoCloseable {
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
         new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
-        new DocsRoutes().register(routes);
-        if (config.publicStatusPage()) {
+        new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
+                .register(routes);
+        if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             new StatusPageRoutes(feed).register(routes);
         }
         routes.finish();
@@ -202,8 +205,8 @@ public final class Application implements AutoCloseable {
         RequestDeadlines deadlines =
                 new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH));
         WebServerConfig.Builder serverConfig = WebServer.builder()
-                .host(config.host())
-                .port(config.port())
+                .host(config.get(Settings.HOST))
+                .port(config.get(Settings.PORT))
                 // Without TCP_NODELAY a response written in two segments waits for the client's delayed ACK (~40 ms).
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
                 .directHandlers(DirectErrors.handlers())
@@ -222,8 +225,10 @@ public final class Application implements AutoCloseable {
             accessFeed.close();
             lookups.close();
             database.close();
-            throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
-                    + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
+            throw new ConfigException("Cannot listen on " + config.get(Settings.HOST) + ":" + config.get(Settings.PORT)
+                    + " ("
+                    + Settings.HOST.flag() + "/" + Settings.PORT.flag() + ", " + Settings.HOST.env() + "/"
+                    + Settings.PORT.env() + "): is the port already in use?");
         }
         LOG.info(
                 "Pulseledger listening on port {} ({}) with a {} database",
@@ -284,5 +289,6 @@ public final class Application implements AutoCloseable {
         accessFeed.close();
         lookups.close();
         database.close();
+        LOG.info("Pulseledger stopped: requests drained, queued spends committed, database closed");
     }
 }
