@@ -17,6 +17,7 @@ import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.RequestDeadlines;
@@ -149,6 +150,7 @@ public final class Application implements AutoCloseable {
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
         accessFeed.start();
+        Access access = new Access(authenticator);
         GroupCommitLedger ledger = new GroupCommitLedger(
                 new SpendBatchStore(database, clock, outbox),
                 new GroupCommitLedger.Limits(
@@ -175,26 +177,26 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(authenticator, planLimits, new RateLimiter()));
+        routing.addFilter(new RateLimitFilter(access, planLimits, new RateLimiter()));
         ErrorHandlers.install(routing);
-        RouteTable routes = new RouteTable(routing);
+        RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
-        new PulseRoutes(authenticator, feed).register(routes);
+        new PulseRoutes(access, feed).register(routes);
         new PulseStreamRoutes(
-                        authenticator,
+                        access,
                         statusChanges,
                         events.heartbeatInterval(),
                         config.serverLimits().maxConcurrentRequests() / 2)
                 .register(routes);
         BalanceReader balances = new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT));
-        new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
+        new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
-        new PlanAdminRoutes(authenticator, plans, clock).register(routes);
+        new PlanAdminRoutes(plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
-        new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
-        new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
-        new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
+        new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new WebhookAdminRoutes(webhooks, clock).register(routes);
+        new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {

@@ -1,8 +1,5 @@
 package dev.pulseledger.keys;
 
-import dev.pulseledger.http.ProblemException;
-import dev.pulseledger.http.Requests;
-import io.helidon.webserver.http.ServerRequest;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +10,6 @@ import java.util.Optional;
  */
 public final class Authenticator {
     public static final int MAX_KEY_LENGTH = 200;
-    private static final String CHALLENGE = "ApiKey header=\"X-ApiKey\"";
 
     private final KeyDirectory directory;
     private final Clock clock;
@@ -25,55 +21,28 @@ public final class Authenticator {
         this.adminKeyHashes = List.copyOf(adminKeyHashes);
     }
 
-    /**
-     * The caller of this request, authenticated at most once per request: the rate-limit filter
-     * and the route both need it, and hashing and looking up the key twice is waste on the hot path.
-     */
-    public Caller caller(ServerRequest req) {
-        Optional<Caller> known = req.context().get(Caller.class);
-        if (known.isPresent()) {
-            return known.get();
+    /** Who {@code presentedKey} (the X-ApiKey header, if sent) belongs to, or why it is refused. */
+    public KeyCheck check(Optional<String> presentedKey) {
+        if (presentedKey.isEmpty()) {
+            return new KeyCheck.Refused(KeyCheck.Reason.MISSING);
         }
-        Caller caller = caller(Requests.apiKey(req));
-        req.context().register(caller);
-        return caller;
-    }
-
-    /** The caller behind the X-ApiKey header, or the contract's 401/403 problem. */
-    public Caller caller(Optional<String> presentedKey) {
-        String key = presentedKey.orElseThrow(Authenticator::missingKey);
+        String key = presentedKey.get();
         if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-            throw invalidKey();
+            return new KeyCheck.Refused(KeyCheck.Reason.UNKNOWN);
         }
         String hash = Secrets.sha256Hex(key);
         if (isAdminHash(hash)) {
-            throw forbidden("An admin key is not a caller key; use a caller key on /api/.");
+            return new KeyCheck.Admin();
         }
-        KeyGrant grant =
-                directory.grant(hash).filter(g -> g.usableAt(clock.instant())).orElse(null);
-        if (grant == null) {
-            throw invalidKey();
+        Optional<KeyGrant> grant = directory.grant(hash).filter(g -> g.usableAt(clock.instant()));
+        if (grant.isEmpty()) {
+            return new KeyCheck.Refused(KeyCheck.Reason.UNKNOWN);
         }
-        if (grant.accountSuspended()) {
-            throw new ProblemException(403, "account_suspended", "Forbidden", "This account is suspended.");
+        if (grant.get().accountSuspended()) {
+            return new KeyCheck.Refused(KeyCheck.Reason.ACCOUNT_SUSPENDED);
         }
-        return new Caller(grant.accountId(), grant.keyId(), grant.planId());
-    }
-
-    /** Passes only for an admin key; a usable caller key gets 403, anything else 401. */
-    public void requireAdmin(Optional<String> presentedKey) {
-        String key = presentedKey.orElseThrow(Authenticator::missingKey);
-        if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-            throw invalidKey();
-        }
-        String hash = Secrets.sha256Hex(key);
-        if (isAdminHash(hash)) {
-            return;
-        }
-        if (directory.grant(hash).filter(g -> g.usableAt(clock.instant())).isPresent()) {
-            throw forbidden("This endpoint needs an admin key.");
-        }
-        throw invalidKey();
+        return new KeyCheck.OfCaller(new Caller(
+                grant.get().accountId(), grant.get().keyId(), grant.get().planId()));
     }
 
     /** Makes a change just committed on this node show at once in what this node answers. */
@@ -87,20 +56,5 @@ public final class Authenticator {
             match |= Secrets.sameHash(adminHash, hash);
         }
         return match;
-    }
-
-    private static ProblemException missingKey() {
-        return new ProblemException(401, "missing_api_key", "Unauthorized", "Send your API key in the X-ApiKey header.")
-                .withHeader("WWW-Authenticate", CHALLENGE);
-    }
-
-    private static ProblemException invalidKey() {
-        return new ProblemException(
-                        401, "invalid_api_key", "Unauthorized", "The API key is unknown, revoked or expired.")
-                .withHeader("WWW-Authenticate", CHALLENGE);
-    }
-
-    private static ProblemException forbidden(String detail) {
-        return new ProblemException(403, "forbidden", "Forbidden", detail);
     }
 }

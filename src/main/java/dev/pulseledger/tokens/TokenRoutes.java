@@ -3,12 +3,12 @@ package dev.pulseledger.tokens;
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import dev.pulseledger.store.Page;
 import io.helidon.http.HeaderName;
@@ -30,7 +30,7 @@ public final class TokenRoutes {
     private static final Pattern IDEMPOTENCY_KEY_TEXT = Pattern.compile("[\\x20-\\x7E]{1,255}");
     private static final Pattern SPENDING_ID = Pattern.compile("sp_[0-9a-z]{26}");
 
-    private final Authenticator authenticator;
+    private final Access access;
     private final SpendLedger ledger;
     private final BalanceReader balances;
     private final SpendingQueries spendings;
@@ -39,14 +39,14 @@ public final class TokenRoutes {
     private final MeterRegistry metrics;
 
     public TokenRoutes(
-            Authenticator authenticator,
+            Access access,
             SpendLedger ledger,
             BalanceReader balances,
             SpendingQueries spendings,
             AccountStore accounts,
             PlanStore plans,
             MeterRegistry metrics) {
-        this.authenticator = authenticator;
+        this.access = access;
         this.ledger = ledger;
         this.balances = balances;
         this.spendings = spendings;
@@ -65,7 +65,7 @@ public final class TokenRoutes {
     }
 
     private void spend(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
         SpendResult result = queued(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
@@ -105,7 +105,7 @@ public final class TokenRoutes {
     }
 
     private void revert(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -120,13 +120,13 @@ public final class TokenRoutes {
     }
 
     private void balance(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         long balance = queued(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         Responses.ok(res, new TokenJson.BalanceBody(balance));
     }
 
     private void plan(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         String planId = accounts.find(caller.accountId())
                 .orElseThrow(TokenRoutes::accountGone)
                 .planId();
@@ -134,7 +134,7 @@ public final class TokenRoutes {
     }
 
     private void getSpending(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -144,7 +144,7 @@ public final class TokenRoutes {
     }
 
     private void listSpendings(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Spending> page = spendings.list(caller.accountId(), before, limit);
