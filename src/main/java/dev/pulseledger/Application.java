@@ -25,8 +25,11 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
@@ -50,6 +53,7 @@ import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -72,6 +76,8 @@ public final class Application implements AutoCloseable {
     private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
 
     private final Database database;
+    private final Database lookups;
+    private final AccessFeed accessFeed;
     private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final WebServer server;
@@ -83,6 +89,8 @@ public final class Application implements AutoCloseable {
 
     private Application(
             Database database,
+            Database lookups,
+            AccessFeed accessFeed,
             LedgerWriter ledger,
             BalanceReader balances,
             WebServer server,
@@ -92,6 +100,8 @@ public final class Application implements AutoCloseable {
             StatusChangeFeed statusChanges,
             DeliveryWorker webhookWorker) {
         this.database = database;
+        this.lookups = lookups;
+        this.accessFeed = accessFeed;
         this.ledger = ledger;
         this.balances = balances;
         this.server = server;
@@ -112,21 +122,35 @@ public final class Application implements AutoCloseable {
         new JvmThreadMetrics().bindTo(metrics);
         new ProcessorMetrics().bindTo(metrics);
 
+        // Authentication reads through its own connections, so it never queues behind the spend writer.
+        int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
         Database database = Database.open(new Database.Settings(
                 config.get(Settings.DATABASE_URL),
-                config.get(Settings.DB_POOL_SIZE),
+                config.get(Settings.DB_POOL_SIZE) - lookupConnections,
                 config.get(Settings.DB_CONNECTION_TIMEOUT),
                 config.get(Settings.DB_STATEMENT_TIMEOUT),
                 config.get(Settings.DB_STARTUP_TIMEOUT)));
-        PlanStore plans = new PlanStore(database);
-        AccountStore accounts = new AccountStore(database);
-        KeyStore keys = new KeyStore(database);
+        Database lookups = Database.openWithoutMigrating(new Database.Settings(
+                config.get(Settings.DATABASE_URL),
+                lookupConnections,
+                config.get(Settings.DB_CONNECTION_TIMEOUT),
+                config.get(Settings.DB_STATEMENT_TIMEOUT),
+                config.get(Settings.DB_STARTUP_TIMEOUT)));
+        countTransactions(metrics, database, "main");
+        countTransactions(metrics, lookups, "lookups");
+        AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
+        PlanStore plans = new PlanStore(database, accessChanges);
+        AccountStore accounts = new AccountStore(database, accessChanges);
+        KeyStore keys = new KeyStore(database, lookups, accessChanges);
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
-        Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
+        AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
+        Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
+        PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
+        accessFeed.start();
         Access access = new Access(authenticator);
         LedgerWriter ledger = new LedgerWriter(
                 LedgerStore.forDatabase(database, outbox),
@@ -155,7 +179,7 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(access, new PlanRateLimits(plans), new RateLimiter()));
+        routing.addFilter(new RateLimitFilter(access, planLimits, new RateLimiter()));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
@@ -202,6 +226,8 @@ public final class Application implements AutoCloseable {
             idempotencyCleaner.close();
             ledger.close();
             balances.close();
+            accessFeed.close();
+            lookups.close();
             database.close();
             throw new ConfigException("Cannot listen on " + config.get(Settings.HOST) + ":" + config.get(Settings.PORT)
                     + " ("
@@ -215,6 +241,8 @@ public final class Application implements AutoCloseable {
                 database.dialect().name().toLowerCase());
         return new Application(
                 database,
+                lookups,
+                accessFeed,
                 ledger,
                 balances,
                 server,
@@ -223,6 +251,21 @@ public final class Application implements AutoCloseable {
                 idempotencyCleaner,
                 statusChanges,
                 webhookWorker);
+    }
+
+    private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
+        FunctionCounter.builder("pulseledger.db.transactions", database, Database::transactions)
+                .description("Database transactions and single reads, per connection pool")
+                .tag("pool", pool)
+                .register(metrics);
+    }
+
+    /**
+     * How many of a node's connections serve key lookups and the access feed: rare once keys are
+     * cached, so one, or two from four on so the feed's read never holds up a lookup.
+     */
+    private static int lookupConnections(int poolSize) {
+        return poolSize >= 4 ? 2 : 1;
     }
 
     public int port() {
@@ -247,6 +290,8 @@ public final class Application implements AutoCloseable {
         idempotencyCleaner.close();
         ledger.close();
         balances.close();
+        accessFeed.close();
+        lookups.close();
         database.close();
         LOG.info("Pulseledger stopped: requests drained, queued spends committed, database closed");
     }

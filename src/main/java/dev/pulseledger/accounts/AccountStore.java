@@ -1,5 +1,7 @@
 package dev.pulseledger.accounts;
 
+import dev.pulseledger.keys.AccessChange;
+import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.store.Rows;
@@ -28,9 +30,11 @@ public final class AccountStore {
                     + " FROM ledger_entries WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
 
     private final Database database;
+    private final AccessChangeLog changes;
 
-    public AccountStore(Database database) {
+    public AccountStore(Database database, AccessChangeLog changes) {
         this.database = database;
+        this.changes = changes;
     }
 
     /** Outcome of changing an account's plan. */
@@ -85,7 +89,7 @@ public final class AccountStore {
             if (PlanStore.find(connection, planId).isEmpty()) {
                 return PlanChange.UNKNOWN_PLAN;
             }
-            return updateOne(connection, UPDATE_PLAN, planId, accountId)
+            return changeAccess(connection, UPDATE_PLAN, planId, accountId)
                     ? PlanChange.CHANGED
                     : PlanChange.UNKNOWN_ACCOUNT;
         });
@@ -93,7 +97,7 @@ public final class AccountStore {
 
     /** Sets active or suspended; false when there is no such account. */
     public boolean changeStatus(String accountId, AccountStatus status) {
-        return database.inTransaction(connection -> updateOne(connection, UPDATE_STATUS, status.wire(), accountId));
+        return database.inTransaction(connection -> changeAccess(connection, UPDATE_STATUS, status.wire(), accountId));
     }
 
     /** Ledger entries newest first, starting before sequence {@code beforeSeq}. */
@@ -122,12 +126,17 @@ public final class AccountStore {
         });
     }
 
-    private static boolean updateOne(Connection connection, String sql, String value, String id) throws SQLException {
+    /** Sets a column that decides what the account's keys may do, and tells every node's key cache. */
+    private boolean changeAccess(Connection connection, String sql, String value, String id) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             ps.setString(1, value);
             ps.setString(2, id);
-            return ps.executeUpdate() == 1;
+            if (ps.executeUpdate() != 1) {
+                return false;
+            }
         }
+        changes.append(connection, AccessChange.Kind.ACCOUNT, id);
+        return true;
     }
 
     private static Account account(ResultSet rs) throws SQLException {

@@ -107,7 +107,7 @@ public final class AccountAdminRoutes {
         if (!accounts.changeStatus(Requests.pathParam(req, "accountId"), status)) {
             throw accountNotFound();
         }
-        authenticator.forgetCachedGrants();
+        authenticator.catchUp();
         Responses.ok(res, AccountJson.account(existing(req)));
     }
 
