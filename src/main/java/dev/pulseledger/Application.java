@@ -25,9 +25,15 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.LedgerStore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
@@ -36,11 +42,9 @@ import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.tokens.BalanceReader;
-import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.IdempotencyCleaner;
-import dev.pulseledger.tokens.SpendBatchStore;
-import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
@@ -49,6 +53,7 @@ import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -110,29 +115,46 @@ public final class Application implements AutoCloseable {
         new JvmThreadMetrics().bindTo(metrics);
         new ProcessorMetrics().bindTo(metrics);
 
+        // Authentication reads through its own connections, so it never queues behind the spend writer.
+        int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
         Database database = parts.add(
                 "database",
                 Database.open(new Database.Settings(
                         config.get(Settings.DATABASE_URL),
-                        config.get(Settings.DB_POOL_SIZE),
+                        config.get(Settings.DB_POOL_SIZE) - lookupConnections,
                         config.get(Settings.DB_CONNECTION_TIMEOUT),
                         config.get(Settings.DB_STATEMENT_TIMEOUT),
                         config.get(Settings.DB_STARTUP_TIMEOUT))));
-        PlanStore plans = new PlanStore(database);
-        AccountStore accounts = new AccountStore(database);
-        KeyStore keys = new KeyStore(database);
+        Database lookups = parts.add(
+                "lookup database",
+                Database.openWithoutMigrating(new Database.Settings(
+                        config.get(Settings.DATABASE_URL),
+                        lookupConnections,
+                        config.get(Settings.DB_CONNECTION_TIMEOUT),
+                        config.get(Settings.DB_STATEMENT_TIMEOUT),
+                        config.get(Settings.DB_STARTUP_TIMEOUT))));
+        countTransactions(metrics, database, "main");
+        countTransactions(metrics, lookups, "lookups");
+        AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
+        PlanStore plans = new PlanStore(database, accessChanges);
+        AccountStore accounts = new AccountStore(database, accessChanges);
+        KeyStore keys = new KeyStore(database, lookups, accessChanges);
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
-        Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
+        AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
+        Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
+        PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
+        parts.add("access feed", accessFeed.start());
         Access access = new Access(authenticator);
-        GroupCommitLedger ledger = parts.add(
-                "spend writer",
-                new GroupCommitLedger(
-                        new SpendBatchStore(database, clock, outbox),
-                        new GroupCommitLedger.Limits(
+        LedgerWriter ledger = parts.add(
+                "ledger writer",
+                new LedgerWriter(
+                        LedgerStore.forDatabase(database, outbox),
+                        clock,
+                        new MicroBatcher.Limits(
                                 config.get(Settings.SPEND_QUEUE_LENGTH),
                                 config.get(Settings.SPEND_BATCH_SIZE),
                                 MAX_SPEND_WAIT),
@@ -161,12 +183,12 @@ public final class Application implements AutoCloseable {
                                 IdempotencyCleaner.Limits.DEFAULT)
                         .start());
         if (config.get(Settings.DEMO)) {
-            DemoSeed.seed(plans, accounts, keys, services, clock, console);
+            DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(access, new PlanRateLimits(plans), new RateLimiter()));
+        routing.addFilter(new RateLimitFilter(access, planLimits, new RateLimiter()));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
@@ -182,7 +204,7 @@ public final class Application implements AutoCloseable {
         new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);
-        new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
+        new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(services, feed, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
@@ -223,6 +245,21 @@ public final class Application implements AutoCloseable {
                 tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase());
         return new Application(parts, server, routes);
+    }
+
+    private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
+        FunctionCounter.builder("pulseledger.db.transactions", database, Database::transactions)
+                .description("Database transactions and single reads, per connection pool")
+                .tag("pool", pool)
+                .register(metrics);
+    }
+
+    /**
+     * How many of a node's connections serve key lookups and the access feed: rare once keys are
+     * cached, so one, or two from four on so the feed's read never holds up a lookup.
+     */
+    private static int lookupConnections(int poolSize) {
+        return poolSize >= 4 ? 2 : 1;
     }
 
     public int port() {

@@ -86,7 +86,7 @@ public final class KeyAdminRoutes {
         if (!keys.revoke(Requests.pathParam(req, "keyId"), clock.instant())) {
             throw ProblemException.notFound("key_not_found", "No key has this id.");
         }
-        authenticator.forgetCachedGrants();
+        authenticator.catchUp();
         Responses.noContent(res);
     }
 }
