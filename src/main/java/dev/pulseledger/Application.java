@@ -32,6 +32,14 @@ import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
+import dev.pulseledger.status.IncidentAdminRoutes;
+import dev.pulseledger.status.IncidentStore;
+import dev.pulseledger.status.MaintenanceAdminRoutes;
+import dev.pulseledger.status.MaintenanceScheduler;
+import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.status.PulseHistoryRoutes;
+import dev.pulseledger.status.ServiceHistoryAdminRoutes;
+import dev.pulseledger.status.StatusHistory;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.BalanceReader;
@@ -77,6 +85,7 @@ public final class Application implements AutoCloseable {
     private final IdempotencyCleaner idempotencyCleaner;
     private final StatusChangeFeed statusChanges;
     private final DeliveryWorker webhookWorker;
+    private final MaintenanceScheduler maintenanceScheduler;
 
     private Application(
             Database database,
@@ -87,7 +96,8 @@ public final class Application implements AutoCloseable {
             RequestDeadlines deadlines,
             IdempotencyCleaner idempotencyCleaner,
             StatusChangeFeed statusChanges,
-            DeliveryWorker webhookWorker) {
+            DeliveryWorker webhookWorker,
+            MaintenanceScheduler maintenanceScheduler) {
         this.database = database;
         this.ledger = ledger;
         this.balances = balances;
@@ -97,11 +107,16 @@ public final class Application implements AutoCloseable {
         this.idempotencyCleaner = idempotencyCleaner;
         this.statusChanges = statusChanges;
         this.webhookWorker = webhookWorker;
+        this.maintenanceScheduler = maintenanceScheduler;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
-        Clock clock = Clock.systemUTC();
+        return start(config, console, Clock.systemUTC());
+    }
+
+    /** Starts a node whose every notion of time (expiries, maintenance windows, uptime) comes from {@code clock}. */
+    public static Application start(Config config, PrintStream console, Clock clock) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(metrics);
@@ -121,7 +136,10 @@ public final class Application implements AutoCloseable {
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
-        PulseFeed feed = new PulseFeed(services);
+        IncidentStore incidents = new IncidentStore(database, services, outbox);
+        MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
+        StatusHistory history = new StatusHistory(database);
+        PulseFeed feed = new PulseFeed(services, incidents, maintenances);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
         GroupCommitLedger ledger = new GroupCommitLedger(
@@ -129,6 +147,8 @@ public final class Application implements AutoCloseable {
                 new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
+        MaintenanceScheduler maintenanceScheduler =
+                MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate);
         StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
         DeliveryWorker webhookWorker = DeliveryWorker.start(
                 webhooks,
@@ -167,6 +187,10 @@ public final class Application implements AutoCloseable {
         new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
+        new ServiceHistoryAdminRoutes(authenticator, history, services).register(routes);
+        new IncidentAdminRoutes(authenticator, incidents, feed, clock).register(routes);
+        new MaintenanceAdminRoutes(authenticator, maintenances, feed, clock).register(routes);
+        new PulseHistoryRoutes(authenticator, incidents, history, services, clock).register(routes);
         new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes().register(routes);
@@ -189,6 +213,7 @@ public final class Application implements AutoCloseable {
         tls.ifPresent(serverConfig::tls);
         WebServer server = serverConfig.build().start();
         if (!server.isRunning() || server.port() < 0) {
+            maintenanceScheduler.close();
             statusChanges.close();
             webhookWorker.close();
             deadlines.close();
@@ -213,7 +238,8 @@ public final class Application implements AutoCloseable {
                 deadlines,
                 idempotencyCleaner,
                 statusChanges,
-                webhookWorker);
+                webhookWorker,
+                maintenanceScheduler);
     }
 
     public int port() {
@@ -231,6 +257,7 @@ public final class Application implements AutoCloseable {
      */
     @Override
     public void close() {
+        maintenanceScheduler.close();
         statusChanges.close();
         server.stop();
         webhookWorker.close();
