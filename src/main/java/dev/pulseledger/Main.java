@@ -1,7 +1,9 @@
 package dev.pulseledger;
 
 import dev.pulseledger.cli.AccountsCommand;
+import dev.pulseledger.cli.IncidentsCommand;
 import dev.pulseledger.cli.KeysCommand;
+import dev.pulseledger.cli.MaintenancesCommand;
 import dev.pulseledger.cli.PlansCommand;
 import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
@@ -23,6 +25,8 @@ import picocli.CommandLine.Command;
             AccountsCommand.class,
             KeysCommand.class,
             ServicesCommand.class,
+            IncidentsCommand.class,
+            MaintenancesCommand.class,
             VerifyCommand.class
         })
 public final class Main {

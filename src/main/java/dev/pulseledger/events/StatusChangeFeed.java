@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows the outbox for public service status changes on behalf of every stream on this node: one
+ * Follows the outbox for public service status changes and incidents on behalf of every stream on this node: one
  * cheap indexed query per poll however many clients listen, and each change handed to each
  * subscriber once. Because every node follows the same table, a change made through any node
  * reaches the streams of all of them.
