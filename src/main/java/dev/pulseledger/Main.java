@@ -17,18 +17,8 @@ import picocli.CommandLine.Command;
 @Command(
         name = "pulseledger",
         mixinStandardHelpOptions = true,
-        version = "Pulseledger 0.1.0",
-        description = "Prepaid token accounts and a service-status feed for API providers.",
-        subcommands = {
-            ServeCommand.class,
-            PlansCommand.class,
-            AccountsCommand.class,
-            KeysCommand.class,
-            ServicesCommand.class,
-            IncidentsCommand.class,
-            MaintenancesCommand.class,
-            VerifyCommand.class
-        })
+        versionProvider = BuildInfo.class,
+        description = "Prepaid token accounts and a service-status feed for API providers.")
 public final class Main {
     public static void main(String[] args) {
         SLF4JBridgeHandler.removeHandlersForRootLogger();
@@ -38,7 +28,15 @@ public final class Main {
 
     /** The command tree, with start-up errors shown as one clear line instead of a stack trace. */
     public static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new Main());
+        CommandLine commandLine = new CommandLine(new Main())
+                .addSubcommand(ServeCommand.commandLine())
+                .addSubcommand(new PlansCommand())
+                .addSubcommand(new AccountsCommand())
+                .addSubcommand(new KeysCommand())
+                .addSubcommand(new ServicesCommand())
+                .addSubcommand(new IncidentsCommand())
+                .addSubcommand(new MaintenancesCommand())
+                .addSubcommand(new VerifyCommand());
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
             if (error instanceof ConfigException || error instanceof DatabaseUnavailableException) {
                 cmd.getErr().println("pulseledger: " + error.getMessage());

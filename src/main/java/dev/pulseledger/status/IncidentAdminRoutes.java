@@ -6,7 +6,6 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.ServiceStatus;
 import dev.pulseledger.store.Page;
@@ -29,13 +28,11 @@ public final class IncidentAdminRoutes {
     private static final Set<String> UPDATE_FIELDS = Set.of("status", "message", "services");
     private static final Set<String> EDIT_FIELDS = Set.of("title", "impact");
 
-    private final Authenticator authenticator;
     private final IncidentStore incidents;
     private final PulseFeed feed;
     private final Clock clock;
 
-    public IncidentAdminRoutes(Authenticator authenticator, IncidentStore incidents, PulseFeed feed, Clock clock) {
-        this.authenticator = authenticator;
+    public IncidentAdminRoutes(IncidentStore incidents, PulseFeed feed, Clock clock) {
         this.incidents = incidents;
         this.feed = feed;
         this.clock = clock;
@@ -51,7 +48,6 @@ public final class IncidentAdminRoutes {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
         String title = body.requiredNonBlank("title", MAX_TITLE_LENGTH);
         IncidentImpact impact = impact(body).orElse(IncidentImpact.NONE);
@@ -64,7 +60,6 @@ public final class IncidentAdminRoutes {
     }
 
     private void addUpdate(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String id = incidentId(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), UPDATE_FIELDS);
         IncidentStatus status = status(body).orElseThrow(() -> ProblemException.invalidField("status", "is required"));
@@ -74,7 +69,6 @@ public final class IncidentAdminRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Incident> page = incidents.page(before, limit, false);
@@ -82,13 +76,11 @@ public final class IncidentAdminRoutes {
     }
 
     private void get(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Incident incident = incidents.find(incidentId(req)).orElseThrow(IncidentAdminRoutes::notFound);
         Responses.ok(res, StatusJson.incident(incident));
     }
 
     private void edit(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String id = incidentId(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), EDIT_FIELDS);
         if (body.has("title")) {
@@ -102,7 +94,6 @@ public final class IncidentAdminRoutes {
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         if (!incidents.delete(incidentId(req))) {
             throw notFound();
         }

@@ -6,7 +6,6 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
@@ -23,14 +22,11 @@ public final class MaintenanceAdminRoutes {
     private static final Set<String> CREATE_FIELDS = Set.of("title", "message", "services", "startsAt", "endsAt");
     private static final Set<String> EDIT_FIELDS = Set.of("title", "message", "startsAt", "endsAt");
 
-    private final Authenticator authenticator;
     private final MaintenanceStore maintenances;
     private final PulseFeed feed;
     private final Clock clock;
 
-    public MaintenanceAdminRoutes(
-            Authenticator authenticator, MaintenanceStore maintenances, PulseFeed feed, Clock clock) {
-        this.authenticator = authenticator;
+    public MaintenanceAdminRoutes(MaintenanceStore maintenances, PulseFeed feed, Clock clock) {
         this.maintenances = maintenances;
         this.feed = feed;
         this.clock = clock;
@@ -45,7 +41,6 @@ public final class MaintenanceAdminRoutes {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
         String title = body.requiredNonBlank("title", IncidentAdminRoutes.MAX_TITLE_LENGTH);
         String message = body.optionalString("message", IncidentAdminRoutes.MAX_MESSAGE_LENGTH)
@@ -73,7 +68,6 @@ public final class MaintenanceAdminRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Maintenance> page = maintenances.page(before, limit);
@@ -81,13 +75,11 @@ public final class MaintenanceAdminRoutes {
     }
 
     private void get(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Maintenance maintenance = maintenances.find(maintenanceId(req)).orElseThrow(MaintenanceAdminRoutes::notFound);
         Responses.ok(res, StatusJson.maintenance(maintenance));
     }
 
     private void edit(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String id = maintenanceId(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), EDIT_FIELDS);
         if (body.has("title")) {
@@ -105,7 +97,6 @@ public final class MaintenanceAdminRoutes {
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         if (!maintenances.delete(maintenanceId(req), clock.instant())) {
             throw notFound();
         }

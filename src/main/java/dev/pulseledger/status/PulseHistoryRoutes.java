@@ -1,11 +1,11 @@
 package dev.pulseledger.status;
 
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.pulse.Service;
 import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.store.Page;
@@ -18,19 +18,15 @@ import java.util.stream.Collectors;
 
 /** The caller's view of what happened: public incidents with their timelines, and daily uptime (CONTRACT §9). */
 public final class PulseHistoryRoutes {
-    private final Authenticator authenticator;
+    private final Access access;
     private final IncidentStore incidents;
     private final StatusHistory history;
     private final ServiceStore services;
     private final Clock clock;
 
     public PulseHistoryRoutes(
-            Authenticator authenticator,
-            IncidentStore incidents,
-            StatusHistory history,
-            ServiceStore services,
-            Clock clock) {
-        this.authenticator = authenticator;
+            Access access, IncidentStore incidents, StatusHistory history, ServiceStore services, Clock clock) {
+        this.access = access;
         this.incidents = incidents;
         this.history = history;
         this.services = services;
@@ -42,7 +38,7 @@ public final class PulseHistoryRoutes {
     }
 
     private void incidents(ServerRequest req, ServerResponse res) {
-        authenticator.caller(req);
+        access.caller(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Incident> page = incidents.page(before, limit, true);
@@ -56,7 +52,7 @@ public final class PulseHistoryRoutes {
     }
 
     private void uptime(ServerRequest req, ServerResponse res) {
-        authenticator.caller(req);
+        access.caller(req);
         String serviceId = Requests.pathParam(req, "serviceId");
         int days = days(req);
         Optional<Service> service = services.find(serviceId).filter(Service::isPublic);

@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,7 @@ public final class Database implements AutoCloseable {
 
     private final Dialect dialect;
     private final HikariDataSource pool;
+    private final LongAdder transactions = new LongAdder();
 
     private Database(Dialect dialect, HikariDataSource pool) {
         this.dialect = dialect;
@@ -194,6 +196,7 @@ public final class Database implements AutoCloseable {
 
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
     public <T> T inTransaction(SqlWork<T> work) {
+        transactions.increment();
         try (Connection connection = pool.getConnection()) {
             begin(connection);
             try {
@@ -213,11 +216,17 @@ public final class Database implements AutoCloseable {
 
     /** Runs read-only work outside an explicit transaction. */
     public <T> T read(SqlWork<T> work) {
+        transactions.increment();
         try (Connection connection = pool.getConnection()) {
             return work.run(connection);
         } catch (SQLException e) {
             throw translate(e);
         }
+    }
+
+    /** How many units of work (transactions or single reads) this pool has run or tried to run. */
+    public long transactions() {
+        return transactions.sum();
     }
 
     /** True when the database answers a trivial query now. */
