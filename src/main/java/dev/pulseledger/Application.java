@@ -40,6 +40,14 @@ import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
+import dev.pulseledger.status.IncidentAdminRoutes;
+import dev.pulseledger.status.IncidentStore;
+import dev.pulseledger.status.MaintenanceAdminRoutes;
+import dev.pulseledger.status.MaintenanceScheduler;
+import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.status.PulseHistoryRoutes;
+import dev.pulseledger.status.ServiceHistoryAdminRoutes;
+import dev.pulseledger.status.StatusHistory;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.MicroBatcher;
@@ -88,25 +96,29 @@ public final class Application implements AutoCloseable {
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
-        return start(config, console, step -> {});
+        return start(config, console, Clock.systemUTC());
+    }
+
+    /** Starts a node whose every notion of time (expiries, maintenance windows, uptime) comes from {@code clock}. */
+    public static Application start(Config config, PrintStream console, Clock clock) {
+        return start(config, console, clock, step -> {});
     }
 
     /**
      * Starts the parts one by one; when a step fails, the parts already started close in reverse
      * order before the failure is thrown. {@code afterEachStep} hears each part's name once it runs.
      */
-    static Application start(Config config, PrintStream console, Consumer<String> afterEachStep) {
+    static Application start(Config config, PrintStream console, Clock clock, Consumer<String> afterEachStep) {
         StartedParts parts = new StartedParts(afterEachStep);
         try {
-            return start(config, console, parts);
+            return start(config, console, clock, parts);
         } catch (RuntimeException | Error e) {
             parts.close();
             throw e;
         }
     }
 
-    private static Application start(Config config, PrintStream console, StartedParts parts) {
-        Clock clock = Clock.systemUTC();
+    private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         parts.add("metrics", metrics, metrics::close);
@@ -142,7 +154,10 @@ public final class Application implements AutoCloseable {
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
-        PulseFeed feed = new PulseFeed(services);
+        IncidentStore incidents = new IncidentStore(database, services, outbox);
+        MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
+        StatusHistory history = new StatusHistory(database);
+        PulseFeed feed = new PulseFeed(services, incidents, maintenances);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
@@ -160,6 +175,9 @@ public final class Application implements AutoCloseable {
                                 MAX_SPEND_WAIT),
                         metrics));
         EventSettings events = config.events();
+        parts.add(
+                "maintenance scheduler",
+                MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate));
         StatusChangeFeed statusChanges =
                 parts.add("status change feed", StatusChangeFeed.start(outbox, events.pollInterval()));
         parts.add(
@@ -207,6 +225,10 @@ public final class Application implements AutoCloseable {
         new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new ServiceHistoryAdminRoutes(history, services).register(routes);
+        new IncidentAdminRoutes(incidents, feed, clock).register(routes);
+        new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
+        new PulseHistoryRoutes(access, incidents, history, services, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
