@@ -7,26 +7,34 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sqlite.SQLiteException;
 
 /** The connection pool, the schema migrations and the transaction boundary for one store. */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
-    private static final int SQLITE_BUSY = 5;
-    private static final int SQLITE_LOCKED = 6;
+    private static final String SET_STATEMENT_TIMEOUT = "SELECT set_config('statement_timeout', ?, true)";
+    private static final String PROBE_WRITE = "UPDATE write_probe SET probed_at = ? WHERE id = 1";
+    private static final Duration WRITE_PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private final Dialect dialect;
     private final HikariDataSource pool;
+    private final String statementTimeoutMillis;
+    private final FaultLog faultLog = new FaultLog();
+    /** When writes started failing for the whole node; 0 while they work. */
+    private final AtomicLong writeFaultSinceNanos = new AtomicLong();
 
-    private Database(Dialect dialect, HikariDataSource pool) {
+    private final AtomicLong lastProbeNanos = new AtomicLong(System.nanoTime() - WRITE_PROBE_INTERVAL.toNanos());
+
+    private Database(Dialect dialect, HikariDataSource pool, Duration statementTimeout) {
         this.dialect = dialect;
         this.pool = pool;
+        this.statementTimeoutMillis = Long.toString(statementTimeout.toMillis());
     }
 
     /** Settings of the pool and its connections. */
@@ -62,7 +70,7 @@ public final class Database implements AutoCloseable {
             case POSTGRESQL -> configurePostgres(config, settings);
         }
         HikariDataSource pool = new HikariDataSource(config);
-        Database database = new Database(dialect, pool);
+        Database database = new Database(dialect, pool, settings.statementTimeout());
         try {
             database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
@@ -99,8 +107,10 @@ public final class Database implements AutoCloseable {
 
     private static void configurePostgres(HikariConfig config, Settings settings) {
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
-        config.addDataSourceProperty(
-                "options", "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        // No server-side prepared statements: they belong to a server session, which a transaction-pooling
+        // pooler (PgBouncer) shares between clients. Measured cost on the spend and read paths: see
+        // docs/PRODUCTION.md. A URL that sets prepareThreshold wins over this.
+        config.addDataSourceProperty("prepareThreshold", "0");
         String connectSeconds =
                 Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
         config.addDataSourceProperty("connectTimeout", connectSeconds);
@@ -194,11 +204,34 @@ public final class Database implements AutoCloseable {
 
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
     public <T> T inTransaction(SqlWork<T> work) {
+        return transaction(work, true);
+    }
+
+    /**
+     * Runs read-only work. On PostgreSQL it runs in a transaction too, so the statement timeout can be
+     * set on the transaction alone, which holds through a transaction-pooling pooler; SQLite reads stay
+     * outside one, since its transactions take the write lock at BEGIN.
+     */
+    public <T> T read(SqlWork<T> work) {
+        if (dialect == Dialect.POSTGRESQL) {
+            return transaction(work, false);
+        }
+        try (Connection connection = pool.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw fault(e, false);
+        }
+    }
+
+    private <T> T transaction(SqlWork<T> work, boolean writes) {
         try (Connection connection = pool.getConnection()) {
             begin(connection);
             try {
                 T result = work.run(connection);
                 connection.commit();
+                if (writes) {
+                    wrote();
+                }
                 return result;
             } catch (SQLException | RuntimeException e) {
                 // No setAutoCommit(true) afterwards: the pool restores it when the connection returns,
@@ -207,16 +240,7 @@ public final class Database implements AutoCloseable {
                 throw e;
             }
         } catch (SQLException e) {
-            throw translate(e);
-        }
-    }
-
-    /** Runs read-only work outside an explicit transaction. */
-    public <T> T read(SqlWork<T> work) {
-        try (Connection connection = pool.getConnection()) {
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw translate(e);
+            throw fault(e, writes);
         }
     }
 
@@ -227,6 +251,37 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             return false;
         }
+    }
+
+    /**
+     * True unless writes fail for the whole node (a full disk, a read-only server, an outage). After such
+     * a failure this answers from a small probe write, at most one per second, so a node that no traffic
+     * reaches (its load balancer took it out) still finds out by itself that it can write again.
+     */
+    public boolean canWrite() {
+        if (writeFaultSinceNanos.get() == 0) {
+            return true;
+        }
+        long now = System.nanoTime();
+        long last = lastProbeNanos.get();
+        if (now - last >= WRITE_PROBE_INTERVAL.toNanos() && lastProbeNanos.compareAndSet(last, now)) {
+            try {
+                inTransaction(connection -> {
+                    try (PreparedStatement ps = connection.prepareStatement(PROBE_WRITE)) {
+                        ps.setLong(1, System.currentTimeMillis());
+                        return ps.executeUpdate();
+                    }
+                });
+            } catch (DatabaseUnavailableException | StoreException e) {
+                return false;
+            }
+        }
+        return writeFaultSinceNanos.get() == 0;
+    }
+
+    private void wrote() {
+        writeFaultSinceNanos.set(0);
+        faultLog.wrote();
     }
 
     /**
@@ -241,6 +296,13 @@ public final class Database implements AutoCloseable {
             pool.evictConnection(connection);
             throw e;
         }
+        if (dialect == Dialect.POSTGRESQL) {
+            // Set on the transaction, not the session: a pooler hands the session to other clients.
+            try (PreparedStatement ps = connection.prepareStatement(SET_STATEMENT_TIMEOUT)) {
+                ps.setString(1, statementTimeoutMillis);
+                ps.execute();
+            }
+        }
     }
 
     /** Rolls back after a failure; a connection that cannot even roll back leaves the pool. */
@@ -254,25 +316,21 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Connection failures, statement timeouts and a busy SQLite file become 503s; every other SQL error
-     * is a bug and stays a 500.
+     * A database fault (see {@link SqlFaults}) becomes a {@link DatabaseUnavailableException}, logged once
+     * per episode; every other SQL error is a bug and stays a {@link StoreException}, answered 500.
      */
-    public static RuntimeException translate(SQLException e) {
-        String state = e.getSQLState();
-        boolean unavailable = e instanceof SQLTransientConnectionException
-                || (state != null && (state.startsWith("08") || state.equals("57P01")))
-                || (state != null && state.equals("57014"))
-                || isSqliteBusy(e);
-        if (unavailable) {
-            return new DatabaseUnavailableException("Database unavailable: " + e.getMessage(), e);
+    private RuntimeException fault(SQLException e, boolean writes) {
+        Optional<SqlFaults.Diagnosis> diagnosis = SqlFaults.diagnose(e);
+        if (diagnosis.isEmpty()) {
+            return new StoreException(e);
         }
-        return new StoreException(e);
-    }
-
-    /** SQLITE_BUSY or SQLITE_LOCKED (with any extended code): busy_timeout passed without the lock. */
-    private static boolean isSqliteBusy(SQLException e) {
-        int primaryCode = e.getErrorCode() & 0xff;
-        return e instanceof SQLiteException && (primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED);
+        Fault fault = diagnosis.get().fault();
+        if (writes && fault.stopsWrites()) {
+            writeFaultSinceNanos.compareAndSet(0, System.nanoTime());
+        }
+        faultLog.failed(diagnosis.get());
+        return new DatabaseUnavailableException(
+                fault, diagnosis.get().kind() + ": " + diagnosis.get().cause(), e);
     }
 
     @Override
