@@ -11,6 +11,7 @@ import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.config.Settings;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
@@ -110,11 +111,11 @@ public final class Application implements AutoCloseable {
         new ProcessorMetrics().bindTo(metrics);
 
         Database database = Database.open(new Database.Settings(
-                config.databaseUrl(),
-                config.databasePoolSize(),
-                config.databaseConnectionTimeout(),
-                config.databaseStatementTimeout(),
-                config.databaseStartupTimeout()));
+                config.get(Settings.DATABASE_URL),
+                config.get(Settings.DB_POOL_SIZE),
+                config.get(Settings.DB_CONNECTION_TIMEOUT),
+                config.get(Settings.DB_STATEMENT_TIMEOUT),
+                config.get(Settings.DB_STARTUP_TIMEOUT)));
         PlanStore plans = new PlanStore(database);
         AccountStore accounts = new AccountStore(database);
         KeyStore keys = new KeyStore(database);
@@ -122,11 +123,12 @@ public final class Application implements AutoCloseable {
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
-        List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
+        List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
         Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
         GroupCommitLedger ledger = new GroupCommitLedger(
                 new SpendBatchStore(database, clock, outbox),
-                new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
+                new GroupCommitLedger.Limits(
+                        config.get(Settings.SPEND_QUEUE_LENGTH), config.get(Settings.SPEND_BATCH_SIZE), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
         StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
@@ -141,9 +143,9 @@ public final class Application implements AutoCloseable {
                 clock,
                 new SecureRandom());
         IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
-                        database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
+                        database, clock, config.get(Settings.IDEMPOTENCY_RETENTION), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
-        if (config.demo()) {
+        if (config.get(Settings.DEMO)) {
             DemoSeed.seed(plans, accounts, keys, services, clock, console);
         }
 
@@ -160,7 +162,7 @@ public final class Application implements AutoCloseable {
                         events.heartbeatInterval(),
                         config.serverLimits().maxConcurrentRequests() / 2)
                 .register(routes);
-        BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
+        BalanceReader balances = new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT));
         new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(authenticator, plans, clock).register(routes);
@@ -169,8 +171,9 @@ public final class Application implements AutoCloseable {
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
         new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
-        new DocsRoutes(config.publicStatusPage() ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
-        if (config.publicStatusPage()) {
+        new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
+                .register(routes);
+        if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             new StatusPageRoutes(feed).register(routes);
         }
         routes.finish();
@@ -178,8 +181,8 @@ public final class Application implements AutoCloseable {
         RequestDeadlines deadlines =
                 new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH));
         WebServerConfig.Builder serverConfig = WebServer.builder()
-                .host(config.host())
-                .port(config.port())
+                .host(config.get(Settings.HOST))
+                .port(config.get(Settings.PORT))
                 // Without TCP_NODELAY a response written in two segments waits for the client's delayed ACK (~40 ms).
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
                 .directHandlers(DirectErrors.handlers())
@@ -196,8 +199,10 @@ public final class Application implements AutoCloseable {
             ledger.close();
             balances.close();
             database.close();
-            throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
-                    + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
+            throw new ConfigException("Cannot listen on " + config.get(Settings.HOST) + ":" + config.get(Settings.PORT)
+                    + " ("
+                    + Settings.HOST.flag() + "/" + Settings.PORT.flag() + ", " + Settings.HOST.env() + "/"
+                    + Settings.PORT.env() + "): is the port already in use?");
         }
         LOG.info(
                 "Pulseledger listening on port {} ({}) with a {} database",

@@ -3,6 +3,7 @@ package dev.pulseledger.support;
 import dev.pulseledger.Application;
 import dev.pulseledger.ServeCommand;
 import dev.pulseledger.config.Config;
+import dev.pulseledger.config.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ public final class TestNode implements AutoCloseable {
     public static TestNode start(Config config) {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         Application application = Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8));
-        return new TestNode(application, config.databaseUrl(), console);
+        return new TestNode(application, config.get(Settings.DATABASE_URL), console);
     }
 
     /**
