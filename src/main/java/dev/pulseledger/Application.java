@@ -115,7 +115,8 @@ public final class Application implements AutoCloseable {
                 config.get(Settings.DB_POOL_SIZE),
                 config.get(Settings.DB_CONNECTION_TIMEOUT),
                 config.get(Settings.DB_STATEMENT_TIMEOUT),
-                config.get(Settings.DB_STARTUP_TIMEOUT)));
+                config.get(Settings.DB_STARTUP_TIMEOUT),
+                config.get(Settings.DB_POOLER).equals("transaction")));
         PlanStore plans = new PlanStore(database);
         AccountStore accounts = new AccountStore(database);
         KeyStore keys = new KeyStore(database);

@@ -24,17 +24,21 @@ public final class Database implements AutoCloseable {
 
     private final Dialect dialect;
     private final HikariDataSource pool;
-    private final String statementTimeoutMillis;
+    /** The statement timeout to set on each transaction; empty when the session carries it. */
+    private final Optional<String> transactionStatementTimeoutMillis;
+
     private final FaultLog faultLog = new FaultLog();
     /** When writes started failing for the whole node; 0 while they work. */
     private final AtomicLong writeFaultSinceNanos = new AtomicLong();
 
     private final AtomicLong lastProbeNanos = new AtomicLong(System.nanoTime() - WRITE_PROBE_INTERVAL.toNanos());
 
-    private Database(Dialect dialect, HikariDataSource pool, Duration statementTimeout) {
+    private Database(Dialect dialect, HikariDataSource pool, Settings settings) {
         this.dialect = dialect;
         this.pool = pool;
-        this.statementTimeoutMillis = Long.toString(statementTimeout.toMillis());
+        this.transactionStatementTimeoutMillis = dialect == Dialect.POSTGRESQL && settings.transactionPooler()
+                ? Optional.of(Long.toString(settings.statementTimeout().toMillis()))
+                : Optional.empty();
     }
 
     /** Settings of the pool and its connections. */
@@ -43,7 +47,19 @@ public final class Database implements AutoCloseable {
             int poolSize,
             Duration connectionTimeout,
             Duration statementTimeout,
-            Duration startupTimeout) {}
+            Duration startupTimeout,
+            boolean transactionPooler) {
+
+        /** Settings for a database reached directly or through a session-pooling pooler. */
+        public Settings(
+                String jdbcUrl,
+                int poolSize,
+                Duration connectionTimeout,
+                Duration statementTimeout,
+                Duration startupTimeout) {
+            this(jdbcUrl, poolSize, connectionTimeout, statementTimeout, startupTimeout, false);
+        }
+    }
 
     /** Opens the pool, waits for the database to answer, and migrates the schema. */
     public static Database open(Settings settings) {
@@ -70,7 +86,7 @@ public final class Database implements AutoCloseable {
             case POSTGRESQL -> configurePostgres(config, settings);
         }
         HikariDataSource pool = new HikariDataSource(config);
-        Database database = new Database(dialect, pool, settings.statementTimeout());
+        Database database = new Database(dialect, pool, settings);
         try {
             database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
@@ -107,10 +123,16 @@ public final class Database implements AutoCloseable {
 
     private static void configurePostgres(HikariConfig config, Settings settings) {
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
-        // No server-side prepared statements: they belong to a server session, which a transaction-pooling
-        // pooler (PgBouncer) shares between clients. Measured cost on the spend and read paths: see
-        // docs/PRODUCTION.md. A URL that sets prepareThreshold wins over this.
-        config.addDataSourceProperty("prepareThreshold", "0");
+        if (settings.transactionPooler()) {
+            // A transaction-pooling pooler (PgBouncer) hands one server session to many clients: no
+            // server-side prepared statements (they live in a session) and no start-up options (it drops
+            // them); the statement timeout is set on each transaction instead (begin).
+            config.addDataSourceProperty("prepareThreshold", "0");
+        } else {
+            config.addDataSourceProperty(
+                    "options",
+                    "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        }
         String connectSeconds =
                 Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
         config.addDataSourceProperty("connectTimeout", connectSeconds);
@@ -208,12 +230,11 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Runs read-only work. On PostgreSQL it runs in a transaction too, so the statement timeout can be
-     * set on the transaction alone, which holds through a transaction-pooling pooler; SQLite reads stay
-     * outside one, since its transactions take the write lock at BEGIN.
+     * Runs read-only work outside an explicit transaction; behind a transaction pooler inside one, as
+     * only a transaction can carry the statement timeout there.
      */
     public <T> T read(SqlWork<T> work) {
-        if (dialect == Dialect.POSTGRESQL) {
+        if (transactionStatementTimeoutMillis.isPresent()) {
             return transaction(work, false);
         }
         try (Connection connection = pool.getConnection()) {
@@ -296,10 +317,9 @@ public final class Database implements AutoCloseable {
             pool.evictConnection(connection);
             throw e;
         }
-        if (dialect == Dialect.POSTGRESQL) {
-            // Set on the transaction, not the session: a pooler hands the session to other clients.
+        if (transactionStatementTimeoutMillis.isPresent()) {
             try (PreparedStatement ps = connection.prepareStatement(SET_STATEMENT_TIMEOUT)) {
-                ps.setString(1, statementTimeoutMillis);
+                ps.setString(1, transactionStatementTimeoutMillis.get());
                 ps.execute();
             }
         }

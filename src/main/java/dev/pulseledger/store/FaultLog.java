@@ -2,29 +2,33 @@ package dev.pulseledger.store;
 
 import dev.pulseledger.store.SqlFaults.Diagnosis;
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Logs a database fault once, with its cause and what to do, then one count per interval while it
- * lasts, and one line when writes work again: a fault that fails every request (a full disk) must not
- * fill the log, nor the disk it is already short of.
+ * lasts, and that writes work again: a fault that fails every request (a full disk) must not fill the
+ * log, nor the disk it is already short of. Per kind of fault, at most one full line per minute of
+ * quiet, one count and one recovery line per interval, however the fault comes and goes meanwhile.
  */
 final class FaultLog {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
-    private static final Duration SUMMARY_INTERVAL = Duration.ofSeconds(10);
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
     /** A fault not seen for this long is over; when it comes back it is logged in full again. */
     private static final Duration QUIET_ENDS_EPISODE = Duration.ofMinutes(1);
 
-    private final Map<String, Episode> episodes = new LinkedHashMap<>();
-    private volatile boolean anyOpen;
+    /** Keyed by fault code and SQLSTATE or SQLite result: a handful of keys at most. */
+    private final Map<String, Episode> episodes = new HashMap<>();
 
-    /** Counts one failure: the first of its kind is logged in full. */
+    private volatile boolean writesFailing;
+
+    /** Counts one failure: the first of an episode is logged in full, the rest as a count per interval. */
     synchronized void failed(Diagnosis diagnosis) {
         long now = System.nanoTime();
-        String key = diagnosis.fault().code() + ' ' + diagnosis.kind();
+        String key = diagnosis.fault().code() + " (" + diagnosis.kind() + ")";
+        writesFailing |= diagnosis.fault().stopsWrites();
         Episode episode = episodes.get(key);
         if (episode == null || now - episode.lastSeenNanos > QUIET_ENDS_EPISODE.toNanos()) {
             LOG.warn(
@@ -34,18 +38,19 @@ final class FaultLog {
                     diagnosis.cause(),
                     diagnosis.advice());
             episodes.put(key, new Episode(diagnosis.fault(), now));
-            anyOpen |= diagnosis.fault().stopsWrites();
             return;
         }
         episode.lastSeenNanos = now;
         episode.total++;
         episode.sinceSummary++;
-        if (now - episode.lastSummaryNanos >= SUMMARY_INTERVAL.toNanos()) {
+        episode.recovered = false;
+        if (now - episode.lastSummaryNanos >= INTERVAL.toNanos()) {
             LOG.warn(
-                    "Database fault goes on: {} more failure(s) in the last {} s ({}: {})",
+                    "Database fault {} goes on: {} failure(s) in the last {} s, {} since it began: {}",
+                    key,
                     episode.sinceSummary,
                     Duration.ofNanos(now - episode.lastSummaryNanos).toSeconds(),
-                    diagnosis.kind(),
+                    episode.total,
                     diagnosis.cause());
             episode.lastSummaryNanos = now;
             episode.sinceSummary = 0;
@@ -54,24 +59,26 @@ final class FaultLog {
 
     /**
      * A write committed: every fault that stopped all writes is over. One account's busy lock is not:
-     * other accounts write meanwhile, so it ends only when it has not been seen for a while.
+     * other accounts write meanwhile.
      */
     void wrote() {
-        if (anyOpen) {
-            closeWriteFaults();
+        if (writesFailing) {
+            recovered();
         }
     }
 
-    private synchronized void closeWriteFaults() {
-        episodes.entrySet().removeIf(entry -> {
-            Episode episode = entry.getValue();
-            if (episode.fault.stopsWrites()) {
-                LOG.info("Database writes work again after {} failure(s) of {}", episode.total, entry.getKey());
-                return true;
+    private synchronized void recovered() {
+        long now = System.nanoTime();
+        episodes.forEach((key, episode) -> {
+            if (episode.fault.stopsWrites() && !episode.recovered) {
+                episode.recovered = true;
+                if (now - episode.lastRecoveryLogNanos >= INTERVAL.toNanos()) {
+                    episode.lastRecoveryLogNanos = now;
+                    LOG.info("Database writes work again after {} failure(s) of {}", episode.total, key);
+                }
             }
-            return false;
         });
-        anyOpen = episodes.values().stream().anyMatch(episode -> episode.fault.stopsWrites());
+        writesFailing = false;
     }
 
     /** One kind of fault while it lasts. */
@@ -79,13 +86,16 @@ final class FaultLog {
         private final Fault fault;
         private long lastSeenNanos;
         private long lastSummaryNanos;
+        private long lastRecoveryLogNanos;
         private long total = 1;
         private long sinceSummary;
+        private boolean recovered;
 
         Episode(Fault fault, long nowNanos) {
             this.fault = fault;
             this.lastSeenNanos = nowNanos;
             this.lastSummaryNanos = nowNanos;
+            this.lastRecoveryLogNanos = nowNanos - INTERVAL.toNanos();
         }
     }
 }
