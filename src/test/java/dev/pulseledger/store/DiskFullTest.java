@@ -6,8 +6,8 @@ import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LedgerAudit;
 import dev.pulseledger.support.LogCapture;
-import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.SmallDisk;
+import dev.pulseledger.support.SpendLoop;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.Waiting;
 import java.sql.Connection;
@@ -19,16 +19,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -52,7 +47,7 @@ class DiskFullTest {
         try (SmallDisk disk = SmallDisk.mount(16);
                 LogCapture log = new LogCapture()) {
             String url = "jdbc:sqlite:" + disk.path().resolve("pulseledger.db");
-            Spends spends = new Spends();
+            SpendLoop spends = new SpendLoop(Fault.STORAGE_FULL.code());
             try (TestNode node = TestNode.start(url);
                     ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
                 Api api = node.caller(new Fixtures(node).caller(1_000_000_000).key());
@@ -62,7 +57,7 @@ class DiskFullTest {
                 List<Future<?>> spenders = new ArrayList<>();
                 for (int i = 0; i < SPENDERS; i++) {
                     int spender = i;
-                    spenders.add(threads.submit(() -> spends.keepSpending(api, spender)));
+                    spenders.add(threads.submit(() -> spends.run(api, spender)));
                 }
                 Waiting.until("spends answered storage_full", () -> spends.countOf(503) >= FULL_ANSWERS_WANTED);
                 Waiting.until(
@@ -71,29 +66,29 @@ class DiskFullTest {
 
                 disk.free();
                 long freedNanos = System.nanoTime();
-                Waiting.until("a spend succeeds after space came back", () -> spends.last201Nanos.get() > freedNanos);
-                Duration recovery = Duration.ofNanos(spends.last201Nanos.get() - freedNanos);
+                Waiting.until("a spend succeeds after space came back", () -> spends.last201Nanos() > freedNanos);
+                Duration recovery = Duration.ofNanos(spends.last201Nanos() - freedNanos);
                 System.out.printf(
                         "DiskFullTest: first 201 %.2f s after space came back%n", recovery.toMillis() / 1000.0);
                 Waiting.until(
                         "readiness recovers",
                         () -> node.anonymous().get("/health/ready").status() == 200);
-                spends.running.set(false);
+                spends.stop();
                 for (Future<?> spender : spenders) {
                     spender.get();
                 }
 
                 assertThat(recovery).isLessThanOrEqualTo(RECOVERY_LIMIT);
-                assertThat(spends.statuses.keySet()).as("statuses").containsOnly(201, 503);
-                assertThat(spends.unclean)
+                assertThat(spends.statuses().keySet()).as("statuses").containsOnly(201, 503);
+                assertThat(spends.unexpected503s())
                         .as("503s that are not a clean storage_full problem")
                         .isEmpty();
-                assertThat(Duration.ofNanos(spends.slowestNanos.get())).isLessThan(HANG);
+                assertThat(Duration.ofNanos(spends.slowestNanos())).isLessThan(HANG);
             }
             assertThat(log.printedLineCount())
                     .as("log lines of the whole episode:\n" + String.join("\n", log.lines()))
                     .isLessThanOrEqualTo(MAX_LOG_LINES);
-            assertEveryAcknowledgedSpendingIsInTheFile(url, spends.acknowledged);
+            assertEveryAcknowledgedSpendingIsInTheFile(url, spends.acknowledged());
             assertThat(LedgerAudit.mismatches(url)).isEmpty();
         }
     }
@@ -121,44 +116,6 @@ class DiskFullTest {
             assertThat(missing)
                     .as("acknowledged spendings missing from the file")
                     .isEmpty();
-        }
-    }
-
-    /** What the spenders were answered. */
-    private static final class Spends {
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
-        private final Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
-        private final Queue<String> unclean = new ConcurrentLinkedQueue<>();
-        private final AtomicLong last201Nanos = new AtomicLong();
-        private final AtomicLong slowestNanos = new AtomicLong();
-
-        void keepSpending(Api api, int spender) {
-            for (int i = 0; running.get(); i++) {
-                long start = System.nanoTime();
-                Reply reply = api.send(
-                        "POST", "/api/tokens/spend/1", null, Map.of("Idempotency-Key", "disk-" + spender + "-" + i));
-                long end = System.nanoTime();
-                slowestNanos.accumulateAndGet(end - start, Math::max);
-                statuses.computeIfAbsent(reply.status(), s -> new AtomicLong()).incrementAndGet();
-                if (reply.status() == 201) {
-                    acknowledged.add(reply.json().path("spendingId").asText());
-                    last201Nanos.accumulateAndGet(end, Math::max);
-                } else if (reply.status() == 503 && !isCleanStorageFull(reply)) {
-                    unclean.add(reply.toString());
-                }
-            }
-        }
-
-        long countOf(int status) {
-            AtomicLong count = statuses.get(status);
-            return count == null ? 0 : count.get();
-        }
-
-        private static boolean isCleanStorageFull(Reply reply) {
-            return reply.contentType().startsWith("application/problem+json")
-                    && Fault.STORAGE_FULL.code().equals(reply.code())
-                    && reply.header("Retry-After").isPresent();
         }
     }
 }

@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A real PgBouncer (Debian's package) in transaction pooling in front of the test PostgreSQL server, on
@@ -20,8 +21,15 @@ import java.util.List;
  */
 public final class PgBouncer implements AutoCloseable {
     private static final Path BINARY = Path.of("/usr/sbin/pgbouncer");
-    /** Server connections per database and user: fewer than a node's pool, so clients share them. */
-    public static final int SERVER_CONNECTIONS = 4;
+    /** The deploy example this PgBouncer runs, so that the example is known to work. */
+    private static final Path EXAMPLE = Path.of("deploy/pgbouncer.ini");
+    /** What a test changes in the example: its own addresses, no password file, logs to stdout. */
+    private static final Map<String, String> TEST_SETTINGS = Map.of(
+            "listen_addr", "127.0.0.1",
+            "auth_type", "any",
+            "logfile", "",
+            "pidfile", "",
+            "default_pool_size", "4");
 
     private final Process process;
     private final int port;
@@ -43,21 +51,7 @@ public final class PgBouncer implements AutoCloseable {
         Path folder = Files.createTempDirectory("pgbouncer-test");
         Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path ini = folder.resolve("pgbouncer.ini");
-        Files.writeString(ini, """
-                [databases]
-                * = host=%s port=%d user=postgres
-                [pgbouncer]
-                listen_addr = 127.0.0.1
-                listen_port = %d
-                unix_socket_dir =
-                auth_type = any
-                pool_mode = transaction
-                default_pool_size = %d
-                max_client_conn = 200
-                ignore_startup_parameters = extra_float_digits
-                logfile =
-                pidfile =
-                """.formatted(server.getHost(), server.getPort(), port, SERVER_CONNECTIONS));
+        Files.writeString(ini, testConfig(Files.readAllLines(EXAMPLE), server.getHost(), server.getPort(), port));
         List<String> command = new ArrayList<>(List.of(BINARY.toString()));
         if ("root".equals(System.getProperty("user.name"))) {
             command.addAll(List.of("-u", "postgres"));
@@ -70,6 +64,40 @@ public final class PgBouncer implements AutoCloseable {
         PgBouncer bouncer = new PgBouncer(process, port, folder);
         Waiting.until("PgBouncer answers on port " + port, bouncer::answers);
         return bouncer;
+    }
+
+    /**
+     * The example with the test's settings: any database is served from the test server (as the
+     * postgres user, since auth_type any takes no password), and 4 server connections, fewer than a
+     * node's pool, so that clients really share sessions.
+     */
+    private static String testConfig(List<String> example, String serverHost, int serverPort, int port) {
+        StringBuilder config = new StringBuilder();
+        String section = "";
+        for (String line : example) {
+            String trimmed = line.trim();
+            if (trimmed.startsWith("[")) {
+                section = trimmed;
+                config.append(line).append('\n');
+                if (section.equals("[databases]")) {
+                    config.append("* = host=%s port=%d user=postgres\n".formatted(serverHost, serverPort));
+                } else {
+                    config.append("listen_port = %d\nunix_socket_dir =\n".formatted(port));
+                }
+                continue;
+            }
+            String key = trimmed.contains("=")
+                    ? trimmed.substring(0, trimmed.indexOf('=')).trim()
+                    : "";
+            if (key.isEmpty() || key.startsWith(";")) {
+                config.append(line).append('\n');
+            } else if (section.equals("[pgbouncer]") && TEST_SETTINGS.containsKey(key)) {
+                config.append(key).append(" = ").append(TEST_SETTINGS.get(key)).append('\n');
+            } else if (section.equals("[pgbouncer]") && !key.equals("auth_file") && !key.equals("listen_port")) {
+                config.append(line).append('\n');
+            }
+        }
+        return config.toString();
     }
 
     /** The same database URL, through PgBouncer. */
