@@ -17,6 +17,7 @@ import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.RequestDeadlines;
@@ -24,9 +25,15 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.LedgerStore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
@@ -35,11 +42,9 @@ import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.tokens.BalanceReader;
-import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.IdempotencyCleaner;
-import dev.pulseledger.tokens.SpendBatchStore;
-import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
@@ -48,6 +53,7 @@ import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -70,7 +76,9 @@ public final class Application implements AutoCloseable {
     private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
 
     private final Database database;
-    private final GroupCommitLedger ledger;
+    private final Database lookups;
+    private final AccessFeed accessFeed;
+    private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final WebServer server;
     private final RouteTable routes;
@@ -81,7 +89,9 @@ public final class Application implements AutoCloseable {
 
     private Application(
             Database database,
-            GroupCommitLedger ledger,
+            Database lookups,
+            AccessFeed accessFeed,
+            LedgerWriter ledger,
             BalanceReader balances,
             WebServer server,
             RouteTable routes,
@@ -90,6 +100,8 @@ public final class Application implements AutoCloseable {
             StatusChangeFeed statusChanges,
             DeliveryWorker webhookWorker) {
         this.database = database;
+        this.lookups = lookups;
+        this.accessFeed = accessFeed;
         this.ledger = ledger;
         this.balances = balances;
         this.server = server;
@@ -110,25 +122,43 @@ public final class Application implements AutoCloseable {
         new JvmThreadMetrics().bindTo(metrics);
         new ProcessorMetrics().bindTo(metrics);
 
+        // Authentication reads through its own connections, so it never queues behind the spend writer.
+        int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
+        boolean transactionPooler = config.get(Settings.DB_POOLER).equals("transaction");
         Database database = Database.open(new Database.Settings(
                 config.get(Settings.DATABASE_URL),
-                config.get(Settings.DB_POOL_SIZE),
+                config.get(Settings.DB_POOL_SIZE) - lookupConnections,
                 config.get(Settings.DB_CONNECTION_TIMEOUT),
                 config.get(Settings.DB_STATEMENT_TIMEOUT),
                 config.get(Settings.DB_STARTUP_TIMEOUT),
-                config.get(Settings.DB_POOLER).equals("transaction")));
-        PlanStore plans = new PlanStore(database);
-        AccountStore accounts = new AccountStore(database);
-        KeyStore keys = new KeyStore(database);
+                transactionPooler));
+        Database lookups = Database.openWithoutMigrating(new Database.Settings(
+                config.get(Settings.DATABASE_URL),
+                lookupConnections,
+                config.get(Settings.DB_CONNECTION_TIMEOUT),
+                config.get(Settings.DB_STATEMENT_TIMEOUT),
+                config.get(Settings.DB_STARTUP_TIMEOUT),
+                transactionPooler));
+        countTransactions(metrics, database, "main");
+        countTransactions(metrics, lookups, "lookups");
+        AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
+        PlanStore plans = new PlanStore(database, accessChanges);
+        AccountStore accounts = new AccountStore(database, accessChanges);
+        KeyStore keys = new KeyStore(database, lookups, accessChanges);
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
         PulseFeed feed = new PulseFeed(services);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
-        Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
-        GroupCommitLedger ledger = new GroupCommitLedger(
-                new SpendBatchStore(database, clock, outbox),
-                new GroupCommitLedger.Limits(
+        AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
+        Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
+        PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
+        accessFeed.start();
+        Access access = new Access(authenticator);
+        LedgerWriter ledger = new LedgerWriter(
+                LedgerStore.forDatabase(database, outbox),
+                clock,
+                new MicroBatcher.Limits(
                         config.get(Settings.SPEND_QUEUE_LENGTH), config.get(Settings.SPEND_BATCH_SIZE), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
@@ -147,31 +177,31 @@ public final class Application implements AutoCloseable {
                         database, clock, config.get(Settings.IDEMPOTENCY_RETENTION), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
         if (config.get(Settings.DEMO)) {
-            DemoSeed.seed(plans, accounts, keys, services, clock, console);
+            DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(authenticator, new PlanRateLimits(plans), new RateLimiter()));
+        routing.addFilter(new RateLimitFilter(access, planLimits, new RateLimiter()));
         ErrorHandlers.install(routing);
-        RouteTable routes = new RouteTable(routing);
+        RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
-        new PulseRoutes(authenticator, feed).register(routes);
+        new PulseRoutes(access, feed).register(routes);
         new PulseStreamRoutes(
-                        authenticator,
+                        access,
                         statusChanges,
                         events.heartbeatInterval(),
                         config.serverLimits().maxConcurrentRequests() / 2)
                 .register(routes);
         BalanceReader balances = new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT));
-        new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
+        new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
-        new PlanAdminRoutes(authenticator, plans, clock).register(routes);
-        new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
+        new PlanAdminRoutes(plans, clock).register(routes);
+        new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
-        new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
-        new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
-        new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
+        new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new WebhookAdminRoutes(webhooks, clock).register(routes);
+        new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
@@ -199,6 +229,8 @@ public final class Application implements AutoCloseable {
             idempotencyCleaner.close();
             ledger.close();
             balances.close();
+            accessFeed.close();
+            lookups.close();
             database.close();
             throw new ConfigException("Cannot listen on " + config.get(Settings.HOST) + ":" + config.get(Settings.PORT)
                     + " ("
@@ -212,6 +244,8 @@ public final class Application implements AutoCloseable {
                 database.dialect().name().toLowerCase());
         return new Application(
                 database,
+                lookups,
+                accessFeed,
                 ledger,
                 balances,
                 server,
@@ -220,6 +254,21 @@ public final class Application implements AutoCloseable {
                 idempotencyCleaner,
                 statusChanges,
                 webhookWorker);
+    }
+
+    private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
+        FunctionCounter.builder("pulseledger.db.transactions", database, Database::transactions)
+                .description("Database transactions and single reads, per connection pool")
+                .tag("pool", pool)
+                .register(metrics);
+    }
+
+    /**
+     * How many of a node's connections serve key lookups and the access feed: rare once keys are
+     * cached, so one, or two from four on so the feed's read never holds up a lookup.
+     */
+    private static int lookupConnections(int poolSize) {
+        return poolSize >= 4 ? 2 : 1;
     }
 
     public int port() {
@@ -244,6 +293,8 @@ public final class Application implements AutoCloseable {
         idempotencyCleaner.close();
         ledger.close();
         balances.close();
+        accessFeed.close();
+        lookups.close();
         database.close();
         LOG.info("Pulseledger stopped: requests drained, queued spends committed, database closed");
     }

@@ -1,6 +1,5 @@
 package dev.pulseledger.admin;
 
-import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.accounts.LowBalanceThresholds.AccountThreshold;
 import dev.pulseledger.accounts.LowBalanceThresholds.PlanThreshold;
@@ -9,7 +8,7 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.ledger.LedgerCore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -25,11 +24,9 @@ public final class LowBalanceAdminRoutes {
     static final String FIELD = "lowBalanceThreshold";
     private static final Set<String> FIELDS = Set.of(FIELD);
 
-    private final Authenticator authenticator;
     private final LowBalanceThresholds thresholds;
 
-    public LowBalanceAdminRoutes(Authenticator authenticator, LowBalanceThresholds thresholds) {
-        this.authenticator = authenticator;
+    public LowBalanceAdminRoutes(LowBalanceThresholds thresholds) {
         this.thresholds = thresholds;
     }
 
@@ -41,14 +38,12 @@ public final class LowBalanceAdminRoutes {
     }
 
     private void getForPlan(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         PlanThreshold plan =
                 thresholds.forPlan(Requests.pathParam(req, "planId")).orElseThrow(LowBalanceAdminRoutes::planNotFound);
         Responses.ok(res, json(plan));
     }
 
     private void setForPlan(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Optional<Long> threshold = threshold(req);
         PlanThreshold plan = thresholds
                 .setForPlan(Requests.pathParam(req, "planId"), threshold)
@@ -57,7 +52,6 @@ public final class LowBalanceAdminRoutes {
     }
 
     private void getForAccount(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         AccountThreshold account = thresholds
                 .forAccount(Requests.pathParam(req, "accountId"))
                 .orElseThrow(AccountAdminRoutes::accountNotFound);
@@ -65,7 +59,6 @@ public final class LowBalanceAdminRoutes {
     }
 
     private void setForAccount(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Optional<Long> threshold = threshold(req);
         AccountThreshold account = thresholds
                 .setForAccount(Requests.pathParam(req, "accountId"), threshold)
@@ -79,7 +72,7 @@ public final class LowBalanceAdminRoutes {
         if (!body.has(FIELD)) {
             throw ProblemException.invalidField(FIELD, "is required (null clears the threshold)");
         }
-        return body.optionalLong(FIELD, 1, AccountStore.MAX_BALANCE);
+        return body.optionalLong(FIELD, 1, LedgerCore.MAX_BALANCE);
     }
 
     private static Map<String, Object> json(PlanThreshold plan) {

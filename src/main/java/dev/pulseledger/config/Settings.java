@@ -43,8 +43,11 @@ public final class Settings {
             "The admin key; without one, the first start generates one and prints it once.");
     public static final Setting<Boolean> DEMO =
             declare("demo", Kind.bool(), "false", "Seeds a demo plan, account, caller key (printed) and services.");
-    public static final Setting<Integer> DB_POOL_SIZE =
-            declare("db-pool-size", Kind.wholeNumber(1, 200), "10", "Database connections per node.");
+    public static final Setting<Integer> DB_POOL_SIZE = declare(
+            "db-pool-size",
+            Kind.wholeNumber(2, 200),
+            "10",
+            "Database connections per node; one or two of them serve key lookups.");
     public static final Setting<Duration> DB_CONNECTION_TIMEOUT = declare(
             "db-connection-timeout-ms",
             Kind.millis(250, 60_000),

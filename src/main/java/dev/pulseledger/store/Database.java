@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,8 @@ public final class Database implements AutoCloseable {
     private final HikariDataSource pool;
     /** The statement timeout to set on each transaction; empty when the session carries it. */
     private final Optional<String> transactionStatementTimeoutMillis;
+
+    private final LongAdder transactions = new LongAdder();
 
     private final FaultLog faultLog = new FaultLog();
     /** When writes started failing for the whole node; 0 while they work. */
@@ -226,6 +229,7 @@ public final class Database implements AutoCloseable {
 
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
     public <T> T inTransaction(SqlWork<T> work) {
+        transactions.increment();
         return transaction(work, true);
     }
 
@@ -234,6 +238,7 @@ public final class Database implements AutoCloseable {
      * only a transaction can carry the statement timeout there.
      */
     public <T> T read(SqlWork<T> work) {
+        transactions.increment();
         if (transactionStatementTimeoutMillis.isPresent()) {
             return transaction(work, false);
         }
@@ -263,6 +268,11 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             throw fault(e, writes);
         }
+    }
+
+    /** How many units of work (transactions or single reads) this pool has run or tried to run. */
+    public long transactions() {
+        return transactions.sum();
     }
 
     /** True when the database answers a trivial query now. */

@@ -57,8 +57,7 @@ class FailoverTest {
                         "spends before the crash", () -> spends.acknowledged().size() >= SPENDS_BEFORE_CRASH);
 
                 databases.crashPrimary();
-                Waiting.until(
-                        "spends answered 503 while there is no primary", () -> spends.countOf(503) >= SPENDERS);
+                Waiting.until("spends answered 503 while there is no primary", () -> spends.countOf(503) >= SPENDERS);
                 databases.promoteStandby();
                 long promotedNanos = System.nanoTime();
                 Waiting.until("a spend succeeds on the new primary", () -> spends.last201Nanos() > promotedNanos);
