@@ -40,6 +40,14 @@ import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
+import dev.pulseledger.status.IncidentAdminRoutes;
+import dev.pulseledger.status.IncidentStore;
+import dev.pulseledger.status.MaintenanceAdminRoutes;
+import dev.pulseledger.status.MaintenanceScheduler;
+import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.status.PulseHistoryRoutes;
+import dev.pulseledger.status.ServiceHistoryAdminRoutes;
+import dev.pulseledger.status.StatusHistory;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.MicroBatcher;
@@ -86,6 +94,7 @@ public final class Application implements AutoCloseable {
     private final IdempotencyCleaner idempotencyCleaner;
     private final StatusChangeFeed statusChanges;
     private final DeliveryWorker webhookWorker;
+    private final MaintenanceScheduler maintenanceScheduler;
 
     private Application(
             Database database,
@@ -98,7 +107,8 @@ public final class Application implements AutoCloseable {
             RequestDeadlines deadlines,
             IdempotencyCleaner idempotencyCleaner,
             StatusChangeFeed statusChanges,
-            DeliveryWorker webhookWorker) {
+            DeliveryWorker webhookWorker,
+            MaintenanceScheduler maintenanceScheduler) {
         this.database = database;
         this.lookups = lookups;
         this.accessFeed = accessFeed;
@@ -110,11 +120,16 @@ public final class Application implements AutoCloseable {
         this.idempotencyCleaner = idempotencyCleaner;
         this.statusChanges = statusChanges;
         this.webhookWorker = webhookWorker;
+        this.maintenanceScheduler = maintenanceScheduler;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
-        Clock clock = Clock.systemUTC();
+        return start(config, console, Clock.systemUTC());
+    }
+
+    /** Starts a node whose every notion of time (expiries, maintenance windows, uptime) comes from {@code clock}. */
+    public static Application start(Config config, PrintStream console, Clock clock) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(metrics);
@@ -148,7 +163,10 @@ public final class Application implements AutoCloseable {
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
-        PulseFeed feed = new PulseFeed(services);
+        IncidentStore incidents = new IncidentStore(database, services, outbox);
+        MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
+        StatusHistory history = new StatusHistory(database);
+        PulseFeed feed = new PulseFeed(services, incidents, maintenances);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
@@ -162,6 +180,8 @@ public final class Application implements AutoCloseable {
                         config.get(Settings.SPEND_QUEUE_LENGTH), config.get(Settings.SPEND_BATCH_SIZE), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
+        MaintenanceScheduler maintenanceScheduler =
+                MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate);
         StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
         DeliveryWorker webhookWorker = DeliveryWorker.start(
                 webhooks,
@@ -200,6 +220,10 @@ public final class Application implements AutoCloseable {
         new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new ServiceHistoryAdminRoutes(history, services).register(routes);
+        new IncidentAdminRoutes(incidents, feed, clock).register(routes);
+        new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
+        new PulseHistoryRoutes(access, incidents, history, services, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
@@ -223,6 +247,7 @@ public final class Application implements AutoCloseable {
         tls.ifPresent(serverConfig::tls);
         WebServer server = serverConfig.build().start();
         if (!server.isRunning() || server.port() < 0) {
+            maintenanceScheduler.close();
             statusChanges.close();
             webhookWorker.close();
             deadlines.close();
@@ -253,7 +278,8 @@ public final class Application implements AutoCloseable {
                 deadlines,
                 idempotencyCleaner,
                 statusChanges,
-                webhookWorker);
+                webhookWorker,
+                maintenanceScheduler);
     }
 
     private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
@@ -286,6 +312,7 @@ public final class Application implements AutoCloseable {
      */
     @Override
     public void close() {
+        maintenanceScheduler.close();
         statusChanges.close();
         server.stop();
         webhookWorker.close();
