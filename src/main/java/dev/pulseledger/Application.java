@@ -129,6 +129,7 @@ public final class Application implements AutoCloseable {
 
         // Authentication reads through its own connections, so it never queues behind the spend writer.
         int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
+        boolean transactionPooler = config.get(Settings.DB_POOLER).equals("transaction");
         Database database = parts.add(
                 "database",
                 Database.open(new Database.Settings(
@@ -136,7 +137,8 @@ public final class Application implements AutoCloseable {
                         config.get(Settings.DB_POOL_SIZE) - lookupConnections,
                         config.get(Settings.DB_CONNECTION_TIMEOUT),
                         config.get(Settings.DB_STATEMENT_TIMEOUT),
-                        config.get(Settings.DB_STARTUP_TIMEOUT))));
+                        config.get(Settings.DB_STARTUP_TIMEOUT),
+                        transactionPooler)));
         Database lookups = parts.add(
                 "lookup database",
                 Database.openWithoutMigrating(new Database.Settings(
@@ -144,7 +146,8 @@ public final class Application implements AutoCloseable {
                         lookupConnections,
                         config.get(Settings.DB_CONNECTION_TIMEOUT),
                         config.get(Settings.DB_STATEMENT_TIMEOUT),
-                        config.get(Settings.DB_STARTUP_TIMEOUT))));
+                        config.get(Settings.DB_STARTUP_TIMEOUT),
+                        transactionPooler)));
         countTransactions(metrics, database, "main");
         countTransactions(metrics, lookups, "lookups");
         AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
