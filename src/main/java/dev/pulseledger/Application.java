@@ -18,6 +18,7 @@ import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.Access;
+import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.RequestDeadlines;
@@ -34,6 +35,7 @@ import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.ratelimit.FailedAuthLimiter;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
@@ -150,7 +152,10 @@ public final class Application implements AutoCloseable {
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
         accessFeed.start();
-        Access access = new Access(authenticator);
+        Access access = new Access(
+                authenticator,
+                new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
+                new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
         GroupCommitLedger ledger = new GroupCommitLedger(
                 new SpendBatchStore(database, clock, outbox),
                 new GroupCommitLedger.Limits(
