@@ -32,6 +32,9 @@ import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.LedgerStore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
@@ -39,13 +42,19 @@ import dev.pulseledger.ratelimit.FailedAuthLimiter;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
+import dev.pulseledger.status.IncidentAdminRoutes;
+import dev.pulseledger.status.IncidentStore;
+import dev.pulseledger.status.MaintenanceAdminRoutes;
+import dev.pulseledger.status.MaintenanceScheduler;
+import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.status.PulseHistoryRoutes;
+import dev.pulseledger.status.ServiceHistoryAdminRoutes;
+import dev.pulseledger.status.StatusHistory;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.tokens.BalanceReader;
-import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.IdempotencyCleaner;
-import dev.pulseledger.tokens.SpendBatchStore;
-import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
@@ -79,7 +88,7 @@ public final class Application implements AutoCloseable {
     private final Database database;
     private final Database lookups;
     private final AccessFeed accessFeed;
-    private final GroupCommitLedger ledger;
+    private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final WebServer server;
     private final RouteTable routes;
@@ -87,19 +96,21 @@ public final class Application implements AutoCloseable {
     private final IdempotencyCleaner idempotencyCleaner;
     private final StatusChangeFeed statusChanges;
     private final DeliveryWorker webhookWorker;
+    private final MaintenanceScheduler maintenanceScheduler;
 
     private Application(
             Database database,
             Database lookups,
             AccessFeed accessFeed,
-            GroupCommitLedger ledger,
+            LedgerWriter ledger,
             BalanceReader balances,
             WebServer server,
             RouteTable routes,
             RequestDeadlines deadlines,
             IdempotencyCleaner idempotencyCleaner,
             StatusChangeFeed statusChanges,
-            DeliveryWorker webhookWorker) {
+            DeliveryWorker webhookWorker,
+            MaintenanceScheduler maintenanceScheduler) {
         this.database = database;
         this.lookups = lookups;
         this.accessFeed = accessFeed;
@@ -111,11 +122,16 @@ public final class Application implements AutoCloseable {
         this.idempotencyCleaner = idempotencyCleaner;
         this.statusChanges = statusChanges;
         this.webhookWorker = webhookWorker;
+        this.maintenanceScheduler = maintenanceScheduler;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
-        Clock clock = Clock.systemUTC();
+        return start(config, console, Clock.systemUTC());
+    }
+
+    /** Starts a node whose every notion of time (expiries, maintenance windows, uptime) comes from {@code clock}. */
+    public static Application start(Config config, PrintStream console, Clock clock) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(metrics);
@@ -146,7 +162,10 @@ public final class Application implements AutoCloseable {
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
-        PulseFeed feed = new PulseFeed(services);
+        IncidentStore incidents = new IncidentStore(database, services, outbox);
+        MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
+        StatusHistory history = new StatusHistory(database);
+        PulseFeed feed = new PulseFeed(services, incidents, maintenances);
         List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
@@ -156,12 +175,15 @@ public final class Application implements AutoCloseable {
                 authenticator,
                 new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
                 new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
-        GroupCommitLedger ledger = new GroupCommitLedger(
-                new SpendBatchStore(database, clock, outbox),
-                new GroupCommitLedger.Limits(
+        LedgerWriter ledger = new LedgerWriter(
+                LedgerStore.forDatabase(database, outbox),
+                clock,
+                new MicroBatcher.Limits(
                         config.get(Settings.SPEND_QUEUE_LENGTH), config.get(Settings.SPEND_BATCH_SIZE), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
+        MaintenanceScheduler maintenanceScheduler =
+                MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate);
         StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
         DeliveryWorker webhookWorker = DeliveryWorker.start(
                 webhooks,
@@ -177,7 +199,7 @@ public final class Application implements AutoCloseable {
                         database, clock, config.get(Settings.IDEMPOTENCY_RETENTION), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
         if (config.get(Settings.DEMO)) {
-            DemoSeed.seed(plans, accounts, keys, services, clock, console);
+            DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
@@ -197,9 +219,13 @@ public final class Application implements AutoCloseable {
         new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);
-        new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
+        new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new ServiceHistoryAdminRoutes(history, services).register(routes);
+        new IncidentAdminRoutes(incidents, feed, clock).register(routes);
+        new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
+        new PulseHistoryRoutes(access, incidents, history, services, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
@@ -223,6 +249,7 @@ public final class Application implements AutoCloseable {
         tls.ifPresent(serverConfig::tls);
         WebServer server = serverConfig.build().start();
         if (!server.isRunning() || server.port() < 0) {
+            maintenanceScheduler.close();
             statusChanges.close();
             webhookWorker.close();
             deadlines.close();
@@ -253,7 +280,8 @@ public final class Application implements AutoCloseable {
                 deadlines,
                 idempotencyCleaner,
                 statusChanges,
-                webhookWorker);
+                webhookWorker,
+                maintenanceScheduler);
     }
 
     private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
@@ -286,6 +314,7 @@ public final class Application implements AutoCloseable {
      */
     @Override
     public void close() {
+        maintenanceScheduler.close();
         statusChanges.close();
         server.stop();
         webhookWorker.close();

@@ -3,22 +3,25 @@ package dev.pulseledger.admin;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStatus;
 import dev.pulseledger.accounts.AccountStore;
-import dev.pulseledger.accounts.AccountStore.Credit;
 import dev.pulseledger.accounts.LedgerEntry;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.ledger.CreditResult;
+import dev.pulseledger.ledger.LedgerCore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.OpenResult;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,11 +39,13 @@ public final class AccountAdminRoutes {
 
     private final Authenticator authenticator;
     private final AccountStore accounts;
+    private final LedgerWriter ledger;
     private final Clock clock;
 
-    public AccountAdminRoutes(Authenticator authenticator, AccountStore accounts, Clock clock) {
+    public AccountAdminRoutes(Authenticator authenticator, AccountStore accounts, LedgerWriter ledger, Clock clock) {
         this.authenticator = authenticator;
         this.accounts = accounts;
+        this.ledger = ledger;
         this.clock = clock;
     }
 
@@ -58,11 +63,17 @@ public final class AccountAdminRoutes {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
         String name = body.requiredNonBlank("name", 200);
         String planId = body.has("planId") ? body.requiredSlug("planId") : "free";
-        long balance = body.optionalLong("balance", 0, AccountStore.MAX_BALANCE).orElse(0L);
+        long balance = body.optionalLong("balance", 0, LedgerCore.MAX_BALANCE).orElse(0L);
         Account account = new Account(Ids.account(), name, planId, balance, AccountStatus.ACTIVE, clock.instant());
-        Account created = accounts.create(account).orElseThrow(AccountAdminRoutes::unknownPlan);
-        res.header(Responses.LOCATION, "/admin/accounts/" + created.id());
-        Responses.json(res, 201, AccountJson.account(created));
+        switch (Queued.call(() -> ledger.open(account))) {
+            case OpenResult.Opened opened -> {
+                res.header(
+                        Responses.LOCATION,
+                        "/admin/accounts/" + opened.account().id());
+                Responses.json(res, 201, AccountJson.account(opened.account()));
+            }
+            case OpenResult.UnknownPlan unknown -> throw unknownPlan();
+        }
     }
 
     private void list(ServerRequest req, ServerResponse res) {
@@ -105,22 +116,20 @@ public final class AccountAdminRoutes {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREDIT_FIELDS);
         long amount = body.requiredLong("amount", 1, MAX_CREDIT);
         String reason = body.optionalString("reason", 500).orElse("");
-        Instant now = clock.instant();
-        switch (accounts.credit(accountId, amount, reason, now)) {
-            case Credit.Credited credited -> {
+        switch (Queued.call(() -> ledger.credit(accountId, amount, reason))) {
+            case CreditResult.Credited credited -> {
                 Map<String, Object> result = new LinkedHashMap<>();
                 result.put("accountId", accountId);
                 result.put("amount", amount);
                 result.put("reason", reason);
                 result.put("balance", credited.balance());
-                result.put("createdAt", Times.format(now));
+                result.put("createdAt", Times.format(credited.at()));
                 Responses.json(res, 201, result);
             }
-            case Credit.AccountNotFound notFound -> throw accountNotFound();
-            case Credit.BalanceLimitReached limit ->
+            case CreditResult.AccountNotFound notFound -> throw accountNotFound();
+            case CreditResult.BalanceLimitReached limit ->
                 throw ProblemException.unprocessable(
-                        "balance_limit_reached",
-                        "An account may hold at most " + AccountStore.MAX_BALANCE + " tokens.");
+                        "balance_limit_reached", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.pulseledger.admin;
 
-import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.accounts.LowBalanceThresholds.AccountThreshold;
 import dev.pulseledger.accounts.LowBalanceThresholds.PlanThreshold;
@@ -9,6 +8,7 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.ledger.LedgerCore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.LinkedHashMap;
@@ -72,7 +72,7 @@ public final class LowBalanceAdminRoutes {
         if (!body.has(FIELD)) {
             throw ProblemException.invalidField(FIELD, "is required (null clears the threshold)");
         }
-        return body.optionalLong(FIELD, 1, AccountStore.MAX_BALANCE);
+        return body.optionalLong(FIELD, 1, LedgerCore.MAX_BALANCE);
     }
 
     private static Map<String, Object> json(PlanThreshold plan) {

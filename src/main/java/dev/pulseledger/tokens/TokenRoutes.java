@@ -6,10 +6,17 @@ import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Caller;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.RevertResult;
+import dev.pulseledger.ledger.SpendRequest;
+import dev.pulseledger.ledger.SpendResult;
+import dev.pulseledger.ledger.Spending;
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -19,7 +26,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /** The caller's token API: spend, revert, balance, plan and spendings (CONTRACT §3). */
@@ -31,7 +37,7 @@ public final class TokenRoutes {
     private static final Pattern SPENDING_ID = Pattern.compile("sp_[0-9a-z]{26}");
 
     private final Access access;
-    private final SpendLedger ledger;
+    private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final SpendingQueries spendings;
     private final AccountStore accounts;
@@ -40,7 +46,7 @@ public final class TokenRoutes {
 
     public TokenRoutes(
             Access access,
-            SpendLedger ledger,
+            LedgerWriter ledger,
             BalanceReader balances,
             SpendingQueries spendings,
             AccountStore accounts,
@@ -68,7 +74,8 @@ public final class TokenRoutes {
         Caller caller = access.caller(req);
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
-        SpendResult result = queued(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
+        SpendResult result =
+                Queued.call(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
         countSpend(result);
         switch (result) {
             case SpendResult.Spent spent -> {
@@ -110,7 +117,7 @@ public final class TokenRoutes {
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
         }
-        switch (queued(() -> ledger.revert(caller.accountId(), spendingId))) {
+        switch (Queued.call(() -> ledger.revert(caller.accountId(), spendingId))) {
             case RevertResult.Reverted reverted -> {
                 metrics.counter("pulseledger.reverts").increment();
                 Responses.ok(res, TokenJson.reverted(reverted));
@@ -121,7 +128,7 @@ public final class TokenRoutes {
 
     private void balance(ServerRequest req, ServerResponse res) {
         Caller caller = access.caller(req);
-        long balance = queued(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
+        long balance = Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         Responses.ok(res, new TokenJson.BalanceBody(balance));
     }
 
@@ -183,25 +190,6 @@ public final class TokenRoutes {
         return ProblemException.badRequest(
                 "invalid_idempotency_key",
                 "Header 'Idempotency-Key' must be 1 to 255 printable ASCII characters, sent once.");
-    }
-
-    /** Runs a queued call, turning a full queue or a lost answer into a 503. */
-    private static <T> T queued(Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (OverloadedException e) {
-            throw new ProblemException(
-                            503, "overloaded", "Service Unavailable", "Too many requests are queued; retry shortly.")
-                    .withHeader("Retry-After", "1");
-        } catch (OutcomeUnknownException e) {
-            throw new ProblemException(
-                            503,
-                            "outcome_unknown",
-                            "Service Unavailable",
-                            "The spend did not finish in time and may or may not have happened; retry with the"
-                                    + " same Idempotency-Key to find out.")
-                    .withHeader("Retry-After", "1");
-        }
     }
 
     private void countSpend(SpendResult result) {

@@ -1,4 +1,4 @@
-package dev.pulseledger.tokens;
+package dev.pulseledger.ledger;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.pulseledger.tokens;
+package dev.pulseledger.ledger;
 
 import java.time.Instant;
 import java.util.Optional;
@@ -7,7 +7,7 @@ import java.util.Optional;
  * The first outcome of a spend made under an idempotency key: enough to answer a repeat with the
  * same status and body.
  */
-record IdempotencyRecord(
+public record IdempotencyRecord(
         String accountId,
         String key,
         long amount,
@@ -16,8 +16,8 @@ record IdempotencyRecord(
         long balance,
         Instant createdAt) {
 
-    static final String SPENT = "spent";
-    static final String INSUFFICIENT_BALANCE = "insufficient_balance";
+    public static final String SPENT = "spent";
+    public static final String INSUFFICIENT_BALANCE = "insufficient_balance";
 
     static IdempotencyRecord of(SpendRequest request, SpendResult result, Instant at) {
         String key = request.idempotencyKey().orElseThrow();

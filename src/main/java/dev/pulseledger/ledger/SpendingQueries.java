@@ -1,4 +1,4 @@
-package dev.pulseledger.tokens;
+package dev.pulseledger.ledger;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Page;
@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /** SQL that reads spendings back for their owner. */
 public final class SpendingQueries {
-    private static final String COLUMNS = "seq, id, account_id, amount, status, created_at, reverted_at";
+    static final String COLUMNS = "seq, id, account_id, amount, status, created_at, reverted_at";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM spendings WHERE id = ? AND account_id = ?";
     private static final String SELECT_PAGE =
             "SELECT " + COLUMNS + " FROM spendings WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";

@@ -1,4 +1,4 @@
-package dev.pulseledger.tokens;
+package dev.pulseledger.ledger;
 
 /** What became of a revert request. */
 public sealed interface RevertResult extends LedgerOutcome {

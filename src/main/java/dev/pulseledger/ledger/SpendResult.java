@@ -1,4 +1,4 @@
-package dev.pulseledger.tokens;
+package dev.pulseledger.ledger;
 
 /** What became of a spend request. */
 public sealed interface SpendResult extends LedgerOutcome {
