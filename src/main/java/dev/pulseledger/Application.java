@@ -141,18 +141,21 @@ public final class Application implements AutoCloseable {
 
         // Authentication reads through its own connections, so it never queues behind the spend writer.
         int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
+        boolean transactionPooler = config.get(Settings.DB_POOLER).equals("transaction");
         Database database = Database.open(new Database.Settings(
                 config.get(Settings.DATABASE_URL),
                 config.get(Settings.DB_POOL_SIZE) - lookupConnections,
                 config.get(Settings.DB_CONNECTION_TIMEOUT),
                 config.get(Settings.DB_STATEMENT_TIMEOUT),
-                config.get(Settings.DB_STARTUP_TIMEOUT)));
+                config.get(Settings.DB_STARTUP_TIMEOUT),
+                transactionPooler));
         Database lookups = Database.openWithoutMigrating(new Database.Settings(
                 config.get(Settings.DATABASE_URL),
                 lookupConnections,
                 config.get(Settings.DB_CONNECTION_TIMEOUT),
                 config.get(Settings.DB_STATEMENT_TIMEOUT),
-                config.get(Settings.DB_STARTUP_TIMEOUT)));
+                config.get(Settings.DB_STARTUP_TIMEOUT),
+                transactionPooler));
         countTransactions(metrics, database, "main");
         countTransactions(metrics, lookups, "lookups");
         AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);

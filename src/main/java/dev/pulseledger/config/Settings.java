@@ -55,6 +55,12 @@ public final class Settings {
             "How long a request waits for a pooled connection before 503 database_unavailable.");
     public static final Setting<Duration> DB_STATEMENT_TIMEOUT =
             declare("db-statement-timeout-ms", Kind.millis(100, 600_000), "5000", "Longest a SQL statement may run.");
+    public static final Setting<String> DB_POOLER = declare(
+            "db-pooler",
+            Kind.text("none or transaction", pooler -> pooler.equals("none") || pooler.equals("transaction")),
+            "none",
+            "transaction: PostgreSQL is reached through a transaction-pooling pooler (PgBouncer); nothing"
+                    + " session-scoped is used.");
     public static final Setting<Duration> DB_STARTUP_TIMEOUT =
             declare("db-startup-timeout-s", Kind.seconds(0, 3600), "60", "How long start-up waits for the database.");
     public static final Setting<Integer> SPEND_QUEUE_LENGTH = declare(
