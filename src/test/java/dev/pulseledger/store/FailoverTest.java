@@ -58,6 +58,9 @@ class FailoverTest {
 
                 databases.crashPrimary();
                 Waiting.until("spends answered 503 while there is no primary", () -> spends.countOf(503) >= SPENDERS);
+                assertThat(first.anonymous().get("/health/ready").status())
+                        .as("readiness with no primary")
+                        .isEqualTo(503);
                 databases.promoteStandby();
                 long promotedNanos = System.nanoTime();
                 Waiting.until("a spend succeeds on the new primary", () -> spends.last201Nanos() > promotedNanos);
@@ -68,6 +71,11 @@ class FailoverTest {
                         "both nodes spend on the new primary",
                         () -> nodes.stream()
                                 .allMatch(api -> api.post("/api/tokens/spend/1").status() == 201));
+                Waiting.until(
+                        "both nodes ready again",
+                        () -> List.of(first, second).stream()
+                                .allMatch(node ->
+                                        node.anonymous().get("/health/ready").status() == 200));
                 spends.stop();
                 for (Future<?> spender : spenders) {
                     spender.get();
