@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -116,11 +117,14 @@ public final class LedgerCore {
 
         /** Raises balance.low when this spend takes the balance from >= threshold to below it. */
         private void noteLowBalance(String accountId, long before, long after, String spendingId) {
-            state.accounts().get(accountId).lowBalanceThreshold().ifPresent(threshold -> {
-                if (before >= threshold && after < threshold) {
-                    events.add(NewEvent.balanceLow(accountId, before, after, threshold, spendingId));
-                }
-            });
+            // The spend was decided on this account, so the state holds it.
+            Objects.requireNonNull(state.accounts().get(accountId), accountId)
+                    .lowBalanceThreshold()
+                    .ifPresent(threshold -> {
+                        if (before >= threshold && after < threshold) {
+                            events.add(NewEvent.balanceLow(accountId, before, after, threshold, spendingId));
+                        }
+                    });
         }
 
         RevertResult revert(LedgerCommand.Revert command) {
@@ -152,7 +156,10 @@ public final class LedgerCore {
         /** The spending as this batch left it, else as the store read it. */
         private Spending current(String spendingId) {
             Spending decidedHere = newSpendings.getOrDefault(spendingId, revertedEarlierSpendings.get(spendingId));
-            return decidedHere != null ? decidedHere : state.spendings().get(spendingId);
+            // Only spendings this batch decided or the store read are asked for.
+            return decidedHere != null
+                    ? decidedHere
+                    : Objects.requireNonNull(state.spendings().get(spendingId), spendingId);
         }
 
         CreditResult credit(LedgerCommand.Credit command) {
