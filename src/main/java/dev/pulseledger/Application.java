@@ -18,6 +18,7 @@ import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.Access;
+import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.RequestDeadlines;
@@ -37,6 +38,7 @@ import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.ratelimit.FailedAuthLimiter;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
@@ -166,7 +168,10 @@ public final class Application implements AutoCloseable {
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
         parts.add("access feed", accessFeed.start());
-        Access access = new Access(authenticator);
+        Access access = new Access(
+                authenticator,
+                new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
+                new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
         LedgerWriter ledger = parts.add(
                 "ledger writer",
                 new LedgerWriter(

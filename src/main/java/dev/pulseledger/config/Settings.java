@@ -117,6 +117,17 @@ public final class Settings {
             "10000",
             "Connect and response timeout of a webhook delivery.");
 
+    public static final Setting<Integer> AUTH_FAILURES_PER_MINUTE = declare(
+            "auth-failures-per-minute",
+            Kind.wholeNumber(1, 1_000_000),
+            "600",
+            "Unknown keys one client address may send per minute; beyond it 429 without a key lookup.");
+    public static final Setting<AddressRanges> TRUSTED_PROXIES = declare(
+            "trusted-proxies",
+            new Kind<>("comma-separated IP addresses or CIDR ranges, or nothing", AddressRanges::parse, false),
+            "",
+            "Proxies whose X-Forwarded-For names the client address; from any other peer it is ignored.");
+
     private Settings() {}
 
     /** Every declared setting, in declaration order (the order of the README table and of --help). */
