@@ -26,6 +26,7 @@ import dev.pulseledger.http.ServerTls;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.metrics.NodeMetrics;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
@@ -47,11 +48,6 @@ import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.security.SecureRandom;
@@ -103,11 +99,7 @@ public final class Application implements AutoCloseable {
     public static Application start(Config config, PrintStream console) {
         Clock clock = Clock.systemUTC();
         Optional<Tls> tls = config.tls().map(ServerTls::load);
-        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JvmMemoryMetrics().bindTo(metrics);
-        new JvmGcMetrics().bindTo(metrics);
-        new JvmThreadMetrics().bindTo(metrics);
-        new ProcessorMetrics().bindTo(metrics);
+        PrometheusMeterRegistry metrics = NodeMetrics.create();
 
         Database database = Database.open(new Database.Settings(
                 config.databaseUrl(),
@@ -115,6 +107,7 @@ public final class Application implements AutoCloseable {
                 config.databaseConnectionTimeout(),
                 config.databaseStatementTimeout(),
                 config.databaseStartupTimeout()));
+        database.bindMetrics(metrics);
         PlanStore plans = new PlanStore(database);
         AccountStore accounts = new AccountStore(database);
         KeyStore keys = new KeyStore(database);
@@ -139,7 +132,8 @@ public final class Application implements AutoCloseable {
                         events.webhookRetryBase(),
                         events.webhookTimeout()),
                 clock,
-                new SecureRandom());
+                new SecureRandom(),
+                metrics);
         IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
                         database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
@@ -158,7 +152,8 @@ public final class Application implements AutoCloseable {
                         authenticator,
                         statusChanges,
                         events.heartbeatInterval(),
-                        config.serverLimits().maxConcurrentRequests() / 2)
+                        config.serverLimits().maxConcurrentRequests() / 2,
+                        metrics)
                 .register(routes);
         BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
         new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)

@@ -2,6 +2,8 @@ package dev.pulseledger.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -221,6 +223,37 @@ public final class Database implements AutoCloseable {
     }
 
     /** True when the database answers a trivial query now. */
+    /**
+     * Gauges of the connection pool (connections in use, idle, the maximum, threads waiting for one)
+     * and of whether the database answers a ping at scrape time.
+     */
+    public void bindMetrics(MeterRegistry registry) {
+        Gauge.builder("pulseledger.database.up", this, database -> database.isReachable() ? 1 : 0)
+                .description("1 when the database answers a ping (as /health/ready checks), else 0")
+                .register(registry);
+        Gauge.builder(
+                        "pulseledger.db.pool.active.connections",
+                        pool,
+                        p -> p.getHikariPoolMXBean().getActiveConnections())
+                .description("Database connections lent out to requests and workers")
+                .register(registry);
+        Gauge.builder(
+                        "pulseledger.db.pool.idle.connections",
+                        pool,
+                        p -> p.getHikariPoolMXBean().getIdleConnections())
+                .description("Open database connections waiting to be lent")
+                .register(registry);
+        Gauge.builder("pulseledger.db.pool.max.connections", pool, HikariDataSource::getMaximumPoolSize)
+                .description("The most database connections this node opens (--db-pool-size)")
+                .register(registry);
+        Gauge.builder(
+                        "pulseledger.db.pool.pending.threads",
+                        pool,
+                        p -> p.getHikariPoolMXBean().getThreadsAwaitingConnection())
+                .description("Threads waiting for a database connection")
+                .register(registry);
+    }
+
     public boolean isReachable() {
         try (Connection connection = pool.getConnection()) {
             return connection.isValid(2);

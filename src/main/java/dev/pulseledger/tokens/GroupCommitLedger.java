@@ -3,6 +3,7 @@ package dev.pulseledger.tokens;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Ids;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -45,9 +46,16 @@ public final class GroupCommitLedger implements SpendLedger, AutoCloseable {
         this.queue = new ArrayBlockingQueue<>(limits.maxQueueLength());
         this.batchSizes = DistributionSummary.builder("pulseledger.spend.batch.size")
                 .description("Spends and reverts committed together in one transaction")
+                .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
                 .register(metrics);
         this.batchTimes = Timer.builder("pulseledger.spend.batch")
                 .description("Time to apply and commit one batch of spends and reverts")
+                .register(metrics);
+        Gauge.builder("pulseledger.spend.queue.depth", queue, BlockingQueue::size)
+                .description("Spends and reverts waiting for the writer; at the capacity new ones get 503")
+                .register(metrics);
+        Gauge.builder("pulseledger.spend.queue.capacity", limits, Limits::maxQueueLength)
+                .description("The most spends and reverts that may wait (--spend-queue-length)")
                 .register(metrics);
         this.writer = Thread.ofPlatform().name("spend-writer").daemon(true).unstarted(this::drain);
         writer.start();
