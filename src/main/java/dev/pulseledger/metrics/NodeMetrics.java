@@ -2,7 +2,6 @@ package dev.pulseledger.metrics;
 
 import dev.pulseledger.BuildInfo;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
@@ -13,7 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 /**
  * The registry behind {@code /metrics}: JVM metrics, Prometheus's standard {@code process_*} metrics
  * and the build, named so that {@code promtool check metrics} accepts them. docs/METRICS.md lists
- * every metric.
+ * every metric. The garbage collection binder holds listeners, so Application binds and closes it.
  */
 public final class NodeMetrics {
     private NodeMetrics() {}
@@ -26,7 +25,6 @@ public final class NodeMetrics {
                 .meterFilter(MeterFilter.denyNameStartsWith("process.cpu.time"))
                 .meterFilter(MeterFilter.denyNameStartsWith("system.cpu.count"));
         new JvmMemoryMetrics().bindTo(registry);
-        new JvmGcMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new ProcessMetrics().bindTo(registry);
