@@ -35,13 +35,16 @@ import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.SpendingQueries;
+import dev.pulseledger.metrics.NodeMetrics;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.ratelimit.FailedAuthLimiter;
+import dev.pulseledger.ratelimit.LocalRateLimiter;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
+import dev.pulseledger.ratelimit.RedisRateLimiter;
 import dev.pulseledger.status.IncidentAdminRoutes;
 import dev.pulseledger.status.IncidentStore;
 import dev.pulseledger.status.MaintenanceAdminRoutes;
@@ -65,10 +68,6 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.security.SecureRandom;
@@ -123,12 +122,9 @@ public final class Application implements AutoCloseable {
 
     private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
-        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PrometheusMeterRegistry metrics = NodeMetrics.create();
         parts.add("metrics", metrics, metrics::close);
-        new JvmMemoryMetrics().bindTo(metrics);
         parts.add("garbage collection metrics", new JvmGcMetrics()).bindTo(metrics);
-        new JvmThreadMetrics().bindTo(metrics);
-        new ProcessorMetrics().bindTo(metrics);
 
         // Authentication reads through its own connections, so it never queues behind the spend writer.
         int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
@@ -153,6 +149,9 @@ public final class Application implements AutoCloseable {
                         transactionPooler)));
         countTransactions(metrics, database, "main");
         countTransactions(metrics, lookups, "lookups");
+        database.bindPoolMetrics(metrics, "main");
+        lookups.bindPoolMetrics(metrics, "lookups");
+        database.bindReachability(metrics);
         AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
         PlanStore plans = new PlanStore(database, accessChanges);
         AccountStore accounts = new AccountStore(database, accessChanges);
@@ -200,7 +199,8 @@ public final class Application implements AutoCloseable {
                                 events.webhookRetryBase(),
                                 events.webhookTimeout()),
                         clock,
-                        new SecureRandom()));
+                        new SecureRandom(),
+                        metrics));
         parts.add(
                 "idempotency cleaner",
                 new IdempotencyCleaner(
@@ -215,7 +215,7 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(access, planLimits, new RateLimiter()));
+        routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
@@ -224,7 +224,8 @@ public final class Application implements AutoCloseable {
                         access,
                         statusChanges,
                         events.heartbeatInterval(),
-                        config.serverLimits().maxConcurrentRequests() / 2)
+                        config.serverLimits().maxConcurrentRequests() / 2,
+                        metrics)
                 .register(routes);
         BalanceReader balances = parts.add(
                 "balance reader", new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT)));
@@ -276,6 +277,14 @@ public final class Application implements AutoCloseable {
                 tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase(Locale.ROOT));
         return new Application(parts, server, routes);
+    }
+
+    /** Each node counts alone unless Redis is configured; then every node shares each key's bucket. */
+    private static RateLimiter rateLimiter(Config config, Clock clock, StartedParts parts) {
+        RateLimiter local = new LocalRateLimiter();
+        return config.get(Settings.REDIS_URL)
+                .<RateLimiter>map(url -> parts.add("redis rate limiter", RedisRateLimiter.of(url, local, clock)))
+                .orElse(local);
     }
 
     private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
