@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rules of every balance change, free of SQL, HTTP and clocks: given the locked state of the
@@ -153,13 +154,10 @@ public final class LedgerCore {
             return new RevertResult.Reverted(reverted, after);
         }
 
-        /** The spending as this batch left it, else as the store read it. */
-        private Spending current(String spendingId) {
+        /** The spending as this batch left it, else as the store read it; null when neither knows it. */
+        private @Nullable Spending current(String spendingId) {
             Spending decidedHere = newSpendings.getOrDefault(spendingId, revertedEarlierSpendings.get(spendingId));
-            // Only spendings this batch decided or the store read are asked for.
-            return decidedHere != null
-                    ? decidedHere
-                    : Objects.requireNonNull(state.spendings().get(spendingId), spendingId);
+            return decidedHere != null ? decidedHere : state.spendings().get(spendingId);
         }
 
         CreditResult credit(LedgerCommand.Credit command) {
