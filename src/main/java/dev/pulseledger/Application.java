@@ -75,6 +75,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -276,7 +277,7 @@ public final class Application implements AutoCloseable {
                 "Pulseledger listening on port {} ({}) with a {} database",
                 server.port(),
                 tls.isPresent() ? "HTTPS" : "HTTP",
-                database.dialect().name().toLowerCase());
+                database.dialect().name().toLowerCase(Locale.ROOT));
         return new Application(parts, server, routes);
     }
 
