@@ -26,6 +26,7 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.http.UnreadBodyCloses;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
@@ -215,6 +216,7 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
+        routing.addFilter(new UnreadBodyCloses());
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
