@@ -24,7 +24,7 @@ class ServeCommandSettingsTest {
         assertThat(config.get(Settings.SPEND_BATCH_SIZE)).isEqualTo(11);
         assertThat(config.get(Settings.DB_POOL_SIZE)).isEqualTo(7);
         assertThat(config.get(Settings.SPEND_QUEUE_LENGTH)).isEqualTo(10_000);
-        assertThat(config.get(Settings.DB_STATEMENT_TIMEOUT)).isEqualTo(Duration.ofMillis(5000));
+        assertThat(config.get(Settings.DB_STATEMENT_TIMEOUT)).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.get(Settings.ADMIN_KEY)).isEmpty();
     }
 

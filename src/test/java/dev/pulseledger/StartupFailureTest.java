@@ -25,6 +25,8 @@ class StartupFailureTest {
 
     /** Thrown by the test after a chosen start-up step. */
     private static final class InjectedFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         InjectedFailure(String step) {
             super("injected after " + step);
         }

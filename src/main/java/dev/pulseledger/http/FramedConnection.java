@@ -15,6 +15,7 @@ import io.helidon.webserver.Router;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One connection as Helidon's HTTP/1.1 code sees it: it reads only bytes that {@link RequestFraming}
@@ -44,7 +45,7 @@ final class FramedConnection implements ConnectionContext {
     FramedConnection(ConnectionContext socket) {
         this.socket = socket;
         this.source = socket.dataReader();
-        this.reader = new DataReader(this::nextBytes);
+        this.reader = DataReader.create(this::nextBytes);
     }
 
     /** Called as a response's headers are written. */
@@ -64,7 +65,7 @@ final class FramedConnection implements ConnectionContext {
     }
 
     /** The next bytes Helidon may read, or null (the connection closes) when it may read no more. */
-    private byte[] nextBytes() {
+    private byte @Nullable [] nextBytes() {
         while (true) {
             if (responseSaidClose) {
                 return null;

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Follows the framing of one HTTP/1.1 request at a time, byte by byte, and stops at the first byte
@@ -51,7 +52,7 @@ final class RequestFraming {
 
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private State state;
-    private Fault fault;
+    private @Nullable Fault fault;
     private int headBytes;
     private boolean requestLineSeen;
     private boolean closeRequested;
@@ -173,7 +174,7 @@ final class RequestFraming {
                 chunked = true;
             }
             case "connection" -> {
-                for (String option : value.split(",")) {
+                for (String option : value.split(",", -1)) {
                     closeRequested |= option.strip().equalsIgnoreCase("close");
                 }
             }

@@ -57,7 +57,7 @@ final class ProcessMetrics implements MeterBinder {
     /** One field of /proc/self/statm (0: total program size, 1: resident set), in pages; NaN if unreadable. */
     private static double statmPages(int field) {
         try {
-            return Long.parseLong(Files.readString(STATM).trim().split("\\s+")[field]);
+            return Long.parseLong(Files.readString(STATM).trim().split("\\s+", -1)[field]);
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }

@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +43,8 @@ public final class RedisRateLimiter implements RateLimiter, AutoCloseable {
     private final RateLimiter fallback;
     private final TimeMeter time;
     private final ReentrantLock connecting = new ReentrantLock();
-    private volatile StatefulRedisConnection<String, byte[]> connection;
-    private volatile ProxyManager<String> buckets;
+    private volatile @Nullable StatefulRedisConnection<String, byte[]> connection;
+    private volatile @Nullable ProxyManager<String> buckets;
     private volatile long retryAtNanos = System.nanoTime();
     private volatile boolean degraded;
 
@@ -89,7 +90,7 @@ public final class RedisRateLimiter implements RateLimiter, AutoCloseable {
     }
 
     /** The shared buckets, connecting first if need be; null while Redis is taken to be down. */
-    private ProxyManager<String> sharedBuckets() {
+    private @Nullable ProxyManager<String> sharedBuckets() {
         if (System.nanoTime() - retryAtNanos < 0) {
             return null;
         }

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -94,7 +95,7 @@ class AuthenticationContractTest extends ContractTest {
         List<String> unknownKeys = List.of(
                 "pl_0000000000000000000000000000000",
                 caller.key() + "x",
-                caller.key().toUpperCase(),
+                caller.key().toUpperCase(Locale.ROOT),
                 "x".repeat(5000),
                 "");
         for (String key : unknownKeys) {

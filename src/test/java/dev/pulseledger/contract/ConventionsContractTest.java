@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -205,7 +206,7 @@ class ConventionsContractTest extends ContractTest {
                 "GET /api/pulse HTTP/1.1\r\nHost: x\r\nX-Long: " + "a".repeat(64 * 1024) + "\r\n\r\n")) {
             String response = RawHttp.exchange(node, request);
             assertThat(response).startsWith("HTTP/1.1 4");
-            assertThat(response.toLowerCase())
+            assertThat(response.toLowerCase(Locale.ROOT))
                     .contains("content-type: application/problem+json")
                     .contains("x-request-id: ");
             assertThat(response).contains("\"code\":").doesNotContain("<html", "Exception");

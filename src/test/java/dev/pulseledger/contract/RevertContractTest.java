@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.Reply;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** CONTRACT §3, POST /api/tokens/spendings/{spendingId}/revert. */
@@ -81,7 +82,7 @@ class RevertContractTest extends ContractTest {
         assertProblem(foreign, 404, "spending_not_found");
         assertProblem(missing, 404, "spending_not_found");
         assertThat(foreign.json().path("detail")).isEqualTo(missing.json().path("detail"));
-        for (String badId : List.of("nope", "sp_", "sp_" + "z".repeat(200), id.toUpperCase(), "acct_x")) {
+        for (String badId : List.of("nope", "sp_", "sp_" + "z".repeat(200), id.toUpperCase(Locale.ROOT), "acct_x")) {
             assertProblem(revert(stranger, badId), 404, "spending_not_found");
             assertProblem(revert(owner, badId), 404, "spending_not_found");
         }

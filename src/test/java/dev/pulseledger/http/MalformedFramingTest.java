@@ -148,6 +148,7 @@ class MalformedFramingTest {
     }
 
     @Test
+    @SuppressWarnings("StringConcatToTextBlock") // the exact CRLF bytes read better as escapes
     void connectionCloseFromTheClientClosesTheConnectionAfterTheResponse() throws Exception {
         byte[] live = ascii("GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                 + "GET /health/live HTTP/1.1\r\nHost: x\r\n\r\n");

@@ -8,6 +8,7 @@ import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -36,9 +37,11 @@ class ServerLimitsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the busy socket is closed early on purpose, to free the slot mid-test
     void requestsBeyondTheConcurrencyLimitGet503OverloadedWithRetryAfter() throws Exception {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl(), "--max-concurrent-requests", "1");
-                Socket busy = new Socket("127.0.0.1", node.application().port())) {
+                Socket busy = new Socket(
+                        InetAddress.getLoopbackAddress(), node.application().port())) {
             // A request whose body is still on its way holds the only request slot.
             OutputStream out = busy.getOutputStream();
             out.write(("POST /admin/plans HTTP/1.1\r\nHost: x\r\nX-ApiKey: " + TestNode.ADMIN_KEY

@@ -7,6 +7,7 @@ import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,7 +62,7 @@ class SlowClientTest {
     /** True when the server closes the connection before the client's patience runs out. */
     private static boolean isCutOffWhileDribbling(int port, String start) throws IOException, InterruptedException {
         long giveUp = System.nanoTime() + SLOW_CLIENT_PATIENCE.toNanos();
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             OutputStream out = socket.getOutputStream();
             byte[] bytes = (start + "a".repeat(1000)).getBytes(StandardCharsets.US_ASCII);
             for (int i = 0; System.nanoTime() < giveUp; i = (i + 1) % bytes.length) {

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -59,7 +60,7 @@ class TlsTest {
                         PASSWORD)
                 .redirectErrorStream(true)
                 .start();
-        String output = new String(process.getInputStream().readAllBytes());
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as(output).isZero();
     }
@@ -144,15 +145,6 @@ class TlsTest {
                     .hasMessageContaining("--tls-keystore")
                     .hasMessageNotContaining(PASSWORD);
         }
-    }
-
-    private static TestNode startWithTls() {
-        return TestNode.start(
-                TestStore.SQLITE.newDatabaseUrl(),
-                "--tls-keystore",
-                keystore.toString(),
-                "--tls-keystore-password",
-                PASSWORD);
     }
 
     private static SSLContext trusting(Path keystore) throws Exception {

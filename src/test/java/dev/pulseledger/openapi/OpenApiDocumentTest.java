@@ -14,6 +14,7 @@ import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -71,7 +72,7 @@ class OpenApiDocumentTest {
         Set<String> documented = new TreeSet<>();
         for (Map.Entry<String, JsonNode> path : served.json().get("paths").properties()) {
             for (String method : operationMethods(path.getValue())) {
-                documented.add(method.toUpperCase() + " " + path.getKey());
+                documented.add(method.toUpperCase(Locale.ROOT) + " " + path.getKey());
             }
         }
         assertSoftly(softly -> {
@@ -207,7 +208,10 @@ class OpenApiDocumentTest {
     private static void forEachOperation(OperationCheck check) {
         for (Map.Entry<String, JsonNode> path : served.json().get("paths").properties()) {
             for (String method : operationMethods(path.getValue())) {
-                check.check(path.getKey(), method.toUpperCase(), path.getValue().get(method));
+                check.check(
+                        path.getKey(),
+                        method.toUpperCase(Locale.ROOT),
+                        path.getValue().get(method));
             }
         }
     }

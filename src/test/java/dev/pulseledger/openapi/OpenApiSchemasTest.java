@@ -108,7 +108,7 @@ class OpenApiSchemasTest {
         StringBuilder fragment = new StringBuilder();
         for (byte b : pointer.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if (Character.isLetterOrDigit(c) && c < 128 || "-._~/!$&'()*+,;=:@".indexOf(c) >= 0) {
+            if ((Character.isLetterOrDigit(c) && c < 128) || "-._~/!$&'()*+,;=:@".indexOf(c) >= 0) {
                 fragment.append(c);
             } else {
                 fragment.append('%').append(String.format("%02X", b & 0xff));

@@ -37,7 +37,7 @@ public final class ExternalTool {
     /** The first executable of this name on PATH or in the given folders; skips or fails without one. */
     public static ExternalTool require(String name, String install, Path... moreFolders) {
         List<Path> folders = new ArrayList<>(List.of(moreFolders));
-        for (String entry : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+        for (String entry : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator, -1)) {
             if (!entry.isEmpty()) {
                 folders.add(Path.of(entry));
             }

@@ -63,6 +63,8 @@ public final class JarNode implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // Written by the output thread while the test reads it: StringBuffer's locking is the point.
+        @SuppressWarnings("JdkObsolete")
         StringBuffer output = new StringBuffer();
         CompletableFuture<Integer> port = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("jar-node-output").start(() -> follow(process, output, port));

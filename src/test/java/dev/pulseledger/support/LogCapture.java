@@ -56,7 +56,7 @@ public final class LogCapture implements AutoCloseable {
     /** Every captured line, with any stack trace it carried. */
     public List<String> lines() {
         List<String> lines = new ArrayList<>();
-        synchronized (appender.list) {
+        synchronized (appender) {
             for (ILoggingEvent event : appender.list) {
                 String trace = event.getThrowableProxy() == null
                         ? ""
@@ -77,7 +77,7 @@ public final class LogCapture implements AutoCloseable {
      */
     public long printedLineCount() {
         long count = 0;
-        synchronized (appender.list) {
+        synchronized (appender) {
             for (ILoggingEvent event : appender.list) {
                 if (event.getLevel().isGreaterOrEqual(Level.INFO)) {
                     count += 1

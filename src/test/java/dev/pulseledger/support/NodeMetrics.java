@@ -8,7 +8,7 @@ public final class NodeMetrics {
     public static double sum(String baseUrl, String name) {
         Reply reply = new Api(baseUrl, null).get("/metrics");
         double total = 0;
-        for (String line : reply.text().split("\n")) {
+        for (String line : reply.text().split("\n", -1)) {
             if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
                 total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }

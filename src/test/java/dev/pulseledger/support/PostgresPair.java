@@ -201,13 +201,16 @@ public final class PostgresPair implements AutoCloseable {
 
     /** Stops whatever still runs and removes both data folders. */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         for (Path data : List.of(standby(), primary())) {
             if (Files.exists(data.resolve("postmaster.pid"))) {
                 try {
                     runPostgres("pg_ctl", "-D", data.toString(), "stop", "-m", "immediate");
                 } catch (IllegalStateException e) {
                     // Already gone: nothing to stop.
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("Interrupted while stopping PostgreSQL in " + data, e);
                 }
             }
         }

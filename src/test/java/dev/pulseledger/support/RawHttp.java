@@ -3,6 +3,7 @@ package dev.pulseledger.support;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -29,7 +30,7 @@ public final class RawHttp {
      * waiting), and returns the status of the response, or empty when the server closed without one.
      */
     public static Optional<Integer> status(int port, byte[] request) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
             try {
                 socket.getOutputStream().write(request);
@@ -46,7 +47,7 @@ public final class RawHttp {
      * connection, then reads until the server closes it or sends nothing for {@link #CLOSE_WITHIN}.
      */
     public static Exchange exchange(int port, byte[] request) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
             try {
                 socket.getOutputStream().write(request);

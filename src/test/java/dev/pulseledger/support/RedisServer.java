@@ -2,6 +2,7 @@ package dev.pulseledger.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -73,7 +74,7 @@ public final class RedisServer implements AutoCloseable {
 
     private boolean accepts() {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
             return true;
         } catch (IOException e) {
             return false;

@@ -27,7 +27,7 @@ public final class Simultaneously {
                     pool));
         }
         go.countDown();
-        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+        CompletableFuture<Void> unused = CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
                 .whenComplete((done, error) -> pool.shutdown());
         return results;
     }

@@ -55,8 +55,13 @@ public final class SmallDisk implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
-        run("umount", "-l", mountPoint.toString());
+    public void close() throws IOException {
+        try {
+            run("umount", "-l", mountPoint.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while unmounting " + mountPoint, e);
+        }
         Files.deleteIfExists(mountPoint);
     }
 

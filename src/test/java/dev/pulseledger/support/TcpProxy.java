@@ -3,6 +3,7 @@ package dev.pulseledger.support;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -66,20 +67,20 @@ public final class TcpProxy implements AutoCloseable {
     private static ServerSocket listen(int port) throws IOException {
         ServerSocket socket = new ServerSocket();
         socket.setReuseAddress(true);
-        socket.bind(new InetSocketAddress("127.0.0.1", port));
+        socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
         return socket;
     }
 
     private void accept(ServerSocket server) {
-        threads.submit(() -> {
+        threads.execute(() -> {
             while (!server.isClosed()) {
                 try {
                     Socket client = server.accept();
                     Socket upstream = new Socket(targetHost, targetPort);
                     sockets.add(client);
                     sockets.add(upstream);
-                    threads.submit(() -> pump(client, upstream));
-                    threads.submit(() -> pump(upstream, client));
+                    threads.execute(() -> pump(client, upstream));
+                    threads.execute(() -> pump(upstream, client));
                 } catch (IOException e) {
                     return;
                 }

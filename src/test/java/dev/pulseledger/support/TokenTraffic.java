@@ -120,7 +120,7 @@ public final class TokenTraffic {
             } else if ((roll -= mix.read()) < 0) {
                 book.balanceRead(api.get("/api/tokens/balance"));
             } else if ((roll -= mix.credit()) < 0) {
-                long amount = 1 + random.nextInt((int) MAX_CREDIT);
+                long amount = 1L + random.nextInt((int) MAX_CREDIT);
                 book.credited(
                         me.accountId(),
                         amount,
@@ -139,13 +139,13 @@ public final class TokenTraffic {
     }
 
     private void spend(Api api, Fixtures.Caller me, Random random) {
-        long amount = 1 + random.nextInt((int) MAX_SPEND);
+        long amount = 1L + random.nextInt((int) MAX_SPEND);
         book.spent(me.accountId(), amount, false, api.post("/api/tokens/spend/" + amount));
     }
 
     /** Spends with a fresh key on one node, then repeats it on the next: the repeat must replay. */
     private void idempotentSpend(String baseUrl, int thread, int step, Fixtures.Caller me, Random random) {
-        long amount = 1 + random.nextInt((int) MAX_SPEND);
+        long amount = 1L + random.nextInt((int) MAX_SPEND);
         Map<String, String> key = Map.of("Idempotency-Key", "traffic-" + UUID.randomUUID());
         String path = "/api/tokens/spend/" + amount;
         Reply first = new Api(baseUrl, me.key()).send("POST", path, null, key);

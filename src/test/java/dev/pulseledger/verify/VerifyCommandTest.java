@@ -25,7 +25,7 @@ class VerifyCommandTest {
         try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
             String untouched = new Fixtures(node).account(50);
-            String spendingId = spendAndRevert(node.caller(caller.key()));
+            spendAndRevert(node.caller(caller.key()));
             node.caller(caller.key()).post("/api/tokens/spend/30");
 
             Run clean = verify(node.databaseUrl());

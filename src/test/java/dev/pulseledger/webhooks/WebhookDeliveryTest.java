@@ -206,7 +206,7 @@ class WebhookDeliveryTest {
         String header = request.header("Pulseledger-Signature");
         String timestamp = null;
         List<String> signatures = new ArrayList<>();
-        for (String part : header.split(",")) {
+        for (String part : header.split(",", -1)) {
             String[] pair = part.split("=", 2);
             if (pair[0].equals("t")) {
                 timestamp = pair[1];
