@@ -138,15 +138,15 @@ class ChaosIT {
     }
 
     /**
-     * Pauses the node until it is caught holding a row lock that other sessions wait for, keeps it
-     * paused, and returns how long after the pause another node's spend on that account succeeded.
+     * Pauses the node until it is caught holding the shared account's row lock, keeps it paused, and
+     * returns how long after the pause another node's spend on that account succeeded.
      */
     private Duration pauseWhileHoldingALock(int index, String url) throws Exception {
         JarNode node = nodes.get(index);
         for (int attempt = 1; attempt <= PAUSE_ATTEMPTS; attempt++) {
             long pausedAt = System.nanoTime();
             node.pause();
-            boolean holding = seenWithin(Duration.ofMillis(1500), () -> othersWaitForALock(url));
+            boolean holding = seenWithin(Duration.ofMillis(1500), () -> lockedThroughout(url, hot.accountId()));
             if (holding) {
                 long deadline = pausedAt + PAUSE.toNanos();
                 Optional<Exchange> spent = Optional.empty();
@@ -174,16 +174,32 @@ class ChaosIT {
                 .min((a, b) -> Long.compare(a.endNanos(), b.endNanos()));
     }
 
-    /** Another session waits for a lock: the paused node's open transaction holds it. */
-    private static boolean othersWaitForALock(String url) {
+    /**
+     * The account's row stays locked for 300 ms on end: no other node's batch holds a lock that long,
+     * so the paused node's open transaction holds it.
+     */
+    private static boolean lockedThroughout(String url, String accountId) {
         try (Connection connection = DriverManager.getConnection(url);
-                PreparedStatement ps = connection.prepareStatement("SELECT count(*) FROM pg_stat_activity"
-                        + " WHERE datname = current_database() AND wait_event_type = 'Lock'");
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1) > 0;
+                PreparedStatement ps =
+                        connection.prepareStatement("SELECT 1 FROM accounts WHERE id = ? FOR UPDATE NOWAIT")) {
+            ps.setString(1, accountId);
+            for (int probe = 0; probe < 4; probe++) {
+                try {
+                    ps.executeQuery().close();
+                    return false;
+                } catch (SQLException e) {
+                    if (!"55P03".equals(e.getSQLState())) {
+                        throw e;
+                    }
+                }
+                Thread.sleep(100);
+            }
+            return true;
         } catch (SQLException e) {
             throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
