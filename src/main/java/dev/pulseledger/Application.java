@@ -11,6 +11,9 @@ import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.console.ConsoleRoutes;
+import dev.pulseledger.console.SpendActivity;
+import dev.pulseledger.console.SpendActivityFilter;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
@@ -77,6 +80,7 @@ public final class Application implements AutoCloseable {
     private final IdempotencyCleaner idempotencyCleaner;
     private final StatusChangeFeed statusChanges;
     private final DeliveryWorker webhookWorker;
+    private final SpendActivity spendActivity;
 
     private Application(
             Database database,
@@ -87,7 +91,8 @@ public final class Application implements AutoCloseable {
             RequestDeadlines deadlines,
             IdempotencyCleaner idempotencyCleaner,
             StatusChangeFeed statusChanges,
-            DeliveryWorker webhookWorker) {
+            DeliveryWorker webhookWorker,
+            SpendActivity spendActivity) {
         this.database = database;
         this.ledger = ledger;
         this.balances = balances;
@@ -97,6 +102,7 @@ public final class Application implements AutoCloseable {
         this.idempotencyCleaner = idempotencyCleaner;
         this.statusChanges = statusChanges;
         this.webhookWorker = webhookWorker;
+        this.spendActivity = spendActivity;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
@@ -143,6 +149,7 @@ public final class Application implements AutoCloseable {
         IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
                         database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
+        SpendActivity spendActivity = SpendActivity.start(database, clock);
         if (config.demo()) {
             DemoSeed.seed(plans, accounts, keys, services, clock, console);
         }
@@ -150,6 +157,7 @@ public final class Application implements AutoCloseable {
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
         routing.addFilter(new RateLimitFilter(authenticator, new PlanRateLimits(plans), new RateLimiter()));
+        routing.addFilter(new SpendActivityFilter(spendActivity));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
@@ -170,6 +178,11 @@ public final class Application implements AutoCloseable {
         new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes().register(routes);
+        new ConsoleRoutes(
+                        new ConsoleRoutes.Stores(database, accounts, plans, keys, services, feed, webhooks),
+                        authenticator,
+                        clock)
+                .register(routes);
         if (config.publicStatusPage()) {
             new StatusPageRoutes(feed).register(routes);
         }
@@ -191,6 +204,7 @@ public final class Application implements AutoCloseable {
         if (!server.isRunning() || server.port() < 0) {
             statusChanges.close();
             webhookWorker.close();
+            spendActivity.close();
             deadlines.close();
             idempotencyCleaner.close();
             ledger.close();
@@ -213,7 +227,8 @@ public final class Application implements AutoCloseable {
                 deadlines,
                 idempotencyCleaner,
                 statusChanges,
-                webhookWorker);
+                webhookWorker,
+                spendActivity);
     }
 
     public int port() {
@@ -234,6 +249,7 @@ public final class Application implements AutoCloseable {
         statusChanges.close();
         server.stop();
         webhookWorker.close();
+        spendActivity.close();
         deadlines.close();
         idempotencyCleaner.close();
         ledger.close();

@@ -14,7 +14,9 @@ import java.util.Optional;
 
 /** SQL for accounts, operator credits and the ledger they read back. */
 public final class AccountStore {
-    private static final String COLUMNS = "id, name, plan_id, balance, status, created_at";
+    /** The columns {@link #account(ResultSet)} reads, for queries elsewhere that return accounts. */
+    public static final String COLUMNS = "id, name, plan_id, balance, status, created_at";
+
     private static final String INSERT = "INSERT INTO accounts (" + COLUMNS + ") VALUES (?, ?, ?, ?, 'active', ?)";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM accounts WHERE id = ?";
     private static final String SELECT_PAGE = "SELECT " + COLUMNS + " FROM accounts WHERE id > ? ORDER BY id LIMIT ?";
@@ -209,7 +211,7 @@ public final class AccountStore {
         }
     }
 
-    private static Account account(ResultSet rs) throws SQLException {
+    public static Account account(ResultSet rs) throws SQLException {
         return new Account(
                 rs.getString("id"),
                 rs.getString("name"),

@@ -89,6 +89,13 @@ public final class Authenticator {
         throw invalidKey();
     }
 
+    /** True only for an admin key: what the operator console accepts at sign-in. */
+    public boolean isAdminKey(String presentedKey) {
+        return !presentedKey.isEmpty()
+                && presentedKey.length() <= MAX_KEY_LENGTH
+                && isAdminHash(Secrets.sha256Hex(presentedKey));
+    }
+
     /** Forgets cached grants on this node, after a change that must show at once. */
     public void forgetCachedGrants() {
         grants.invalidateAll();
