@@ -8,6 +8,8 @@ import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.keys.ApiKey;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.keys.Secrets;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.OpenResult;
 import dev.pulseledger.pulse.Service;
 import dev.pulseledger.pulse.ServiceStatus;
 import dev.pulseledger.pulse.ServiceStore;
@@ -30,6 +32,7 @@ final class DemoSeed {
     static void seed(
             PlanStore plans,
             AccountStore accounts,
+            LedgerWriter ledger,
             KeyStore keys,
             ServiceStore services,
             Clock clock,
@@ -49,9 +52,8 @@ final class DemoSeed {
         Account account = accounts.list("", 100).items().stream()
                 .filter(a -> a.planId().equals(DEMO_PLAN))
                 .findFirst()
-                .orElseGet(() -> accounts.create(new Account(
-                                Ids.account(), "Demo account", DEMO_PLAN, 10_000, AccountStatus.ACTIVE, now))
-                        .orElseThrow());
+                .orElseGet(() -> opened(ledger.open(
+                        new Account(Ids.account(), "Demo account", DEMO_PLAN, 10_000, AccountStatus.ACTIVE, now))));
         String secret = Secrets.newCallerKey();
         keys.create(
                 new ApiKey(
@@ -113,5 +115,12 @@ final class DemoSeed {
                                 false,
                                 now))
                 .forEach(services::put);
+    }
+
+    private static Account opened(OpenResult result) {
+        if (result instanceof OpenResult.Opened opened) {
+            return opened.account();
+        }
+        throw new IllegalStateException("The demo plan vanished while seeding");
     }
 }

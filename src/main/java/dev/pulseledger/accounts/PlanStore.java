@@ -1,5 +1,7 @@
 package dev.pulseledger.accounts;
 
+import dev.pulseledger.keys.AccessChange;
+import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
@@ -24,9 +26,11 @@ public final class PlanStore {
     private static final int MAX_PLANS_LISTED = 1000;
 
     private final Database database;
+    private final AccessChangeLog changes;
 
-    public PlanStore(Database database) {
+    public PlanStore(Database database, AccessChangeLog changes) {
         this.database = database;
+        this.changes = changes;
     }
 
     /** Inserts the plan; false when a plan with its id exists already. */
@@ -55,8 +59,12 @@ public final class PlanStore {
                 Rows.setOptionalLong(ps, 4, plan.rateLimitPerMinute());
                 ps.setLong(5, plan.updatedAt().toEpochMilli());
                 ps.setString(6, plan.id());
-                return ps.executeUpdate() == 1;
+                if (ps.executeUpdate() != 1) {
+                    return false;
+                }
             }
+            changes.append(connection, AccessChange.Kind.PLAN, plan.id());
+            return true;
         });
     }
 

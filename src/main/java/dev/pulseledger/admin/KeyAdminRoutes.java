@@ -1,6 +1,7 @@
 package dev.pulseledger.admin;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
@@ -13,7 +14,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -42,7 +42,6 @@ public final class KeyAdminRoutes {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String accountId = Requests.pathParam(req, "accountId");
         JsonBody body = Requests.optionalJsonBody(req)
                 .map(raw -> JsonBody.parse(raw, CREATE_FIELDS))
@@ -55,9 +54,8 @@ public final class KeyAdminRoutes {
         }
         switch (issuer.issue(accountId, name, expiresAt, now)) {
             case KeyIssuer.Issue.Issued issued -> {
-                Map<String, Object> body201 = AccountJson.key(issued.key());
-                body201.put("key", issued.secret());
-                Responses.json(res, 201, body201);
+                authenticator.catchUp();
+                Responses.json(res, 201, AccountJson.newKey(issued.key(), issued.secret()));
             }
             case KeyIssuer.Issue.AccountNotFound notFound -> throw AccountAdminRoutes.accountNotFound();
             case KeyIssuer.Issue.LimitReached limit ->
@@ -67,26 +65,22 @@ public final class KeyAdminRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String accountId = Requests.pathParam(req, "accountId");
         if (accounts.find(accountId).isEmpty()) {
             throw AccountAdminRoutes.accountNotFound();
         }
         Responses.ok(
                 res,
-                Map.of(
-                        "data",
-                        keys.listForAccount(accountId).stream()
-                                .map(AccountJson::key)
-                                .toList()));
+                new DataList<>(keys.listForAccount(accountId).stream()
+                        .map(AccountJson::key)
+                        .toList()));
     }
 
     private void revoke(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         if (!keys.revoke(Requests.pathParam(req, "keyId"), clock.instant())) {
             throw ProblemException.notFound("key_not_found", "No key has this id.");
         }
-        authenticator.forgetCachedGrants();
+        authenticator.catchUp();
         Responses.noContent(res);
     }
 }

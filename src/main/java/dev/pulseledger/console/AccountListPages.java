@@ -5,8 +5,12 @@ import dev.pulseledger.accounts.AccountStatus;
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.ledger.LedgerCore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.OpenResult;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
@@ -29,13 +33,21 @@ final class AccountListPages {
     private final AccountStore accounts;
     private final AccountSearch search;
     private final PlanStore plans;
+    private final LedgerWriter ledger;
     private final ConsoleView view;
     private final Clock clock;
 
-    AccountListPages(AccountStore accounts, AccountSearch search, PlanStore plans, ConsoleView view, Clock clock) {
+    AccountListPages(
+            AccountStore accounts,
+            AccountSearch search,
+            PlanStore plans,
+            LedgerWriter ledger,
+            ConsoleView view,
+            Clock clock) {
         this.accounts = accounts;
         this.search = search;
         this.plans = plans;
+        this.ledger = ledger;
         this.view = view;
         this.clock = clock;
     }
@@ -51,7 +63,7 @@ final class AccountListPages {
     private void create(ServerRequest req, ServerResponse res, Session session, Form form) {
         Optional<String> name = form.text("name", 200, true);
         String planId = form.value("planId");
-        Optional<Long> balance = form.wholeNumber("balance", 0, AccountStore.MAX_BALANCE, false);
+        Optional<Long> balance = form.wholeNumber("balance", 0, LedgerCore.MAX_BALANCE, false);
         if (form.valid()) {
             Account account = new Account(
                     Ids.account(),
@@ -60,11 +72,14 @@ final class AccountListPages {
                     balance.orElse(0L),
                     AccountStatus.ACTIVE,
                     clock.instant());
-            if (accounts.create(account).isPresent()) {
-                ConsoleGuard.redirect(res, AccountPages.path(account.id()) + "?done=created");
-                return;
+            switch (Queued.call(() -> ledger.open(account))) {
+                case OpenResult.Opened opened -> {
+                    ConsoleGuard.redirect(
+                            res, AccountPages.path(opened.account().id()) + "?done=created");
+                    return;
+                }
+                case OpenResult.UnknownPlan unknown -> form.error("planId", "Choose one of the plans listed.");
             }
-            form.error("planId", "Choose one of the plans listed.");
         }
         show(req, res, session, 422, form);
     }

@@ -8,15 +8,18 @@ import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.CreditResult;
+import dev.pulseledger.ledger.LedgerCore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
-import dev.pulseledger.tokens.SpendingQueries;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -36,26 +39,26 @@ final class AccountPages {
     private final AccountStore accounts;
     private final PlanStore plans;
     private final KeyStore keys;
+    private final LedgerWriter ledger;
     private final SpendingQueries spendings;
     private final Authenticator authenticator;
     private final ConsoleView view;
-    private final Clock clock;
 
     AccountPages(
             AccountStore accounts,
             PlanStore plans,
             KeyStore keys,
+            LedgerWriter ledger,
             SpendingQueries spendings,
             Authenticator authenticator,
-            ConsoleView view,
-            Clock clock) {
+            ConsoleView view) {
         this.accounts = accounts;
         this.plans = plans;
         this.keys = keys;
+        this.ledger = ledger;
         this.spendings = spendings;
         this.authenticator = authenticator;
         this.view = view;
-        this.clock = clock;
     }
 
     void register(RouteTable routes, ConsoleGuard guard) {
@@ -78,17 +81,18 @@ final class AccountPages {
         Optional<Long> amount = form.wholeNumber("amount", 1, AccountAdminRoutes.MAX_CREDIT, true);
         Optional<String> reason = form.text("reason", 500, false);
         if (form.valid()) {
-            switch (accounts.credit(accountId, amount.orElseThrow(), reason.orElse(""), clock.instant())) {
-                case AccountStore.Credit.Credited credited -> {
+            long tokens = amount.orElseThrow();
+            switch (Queued.call(() -> ledger.credit(accountId, tokens, reason.orElse("")))) {
+                case CreditResult.Credited credited -> {
                     ConsoleGuard.redirect(res, path(accountId) + "?done=credited");
                     return;
                 }
-                case AccountStore.Credit.AccountNotFound notFound -> {
+                case CreditResult.AccountNotFound notFound -> {
                     view.notFound(res, session);
                     return;
                 }
-                case AccountStore.Credit.BalanceLimitReached limit ->
-                    form.error("amount", "An account may hold at most " + AccountStore.MAX_BALANCE + " tokens.");
+                case CreditResult.BalanceLimitReached limit ->
+                    form.error("amount", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
             }
         }
         showFailed(res, session, accountId, form, "credits");
@@ -122,7 +126,7 @@ final class AccountPages {
             view.notFound(res, session);
             return;
         }
-        authenticator.forgetCachedGrants();
+        authenticator.catchUp();
         ConsoleGuard.redirect(res, path(accountId) + "?done=" + status.get().wire());
     }
 

@@ -6,10 +6,11 @@ import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyIssuer;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.store.Database;
-import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.webhooks.WebhookStore;
 import java.time.Clock;
 
@@ -24,6 +25,7 @@ public final class ConsoleRoutes {
             AccountStore accounts,
             PlanStore plans,
             KeyStore keys,
+            LedgerWriter ledger,
             ServiceStore services,
             PulseFeed feed,
             WebhookStore webhooks) {}
@@ -46,16 +48,22 @@ public final class ConsoleRoutes {
         new SignInPages(authenticator, sessions, view).register(routes, guard);
         new DashboardPage(new DashboardQueries(stores.database()), stores.services(), view, clock)
                 .register(routes, guard);
-        new AccountListPages(stores.accounts(), new AccountSearch(stores.database()), stores.plans(), view, clock)
+        new AccountListPages(
+                        stores.accounts(),
+                        new AccountSearch(stores.database()),
+                        stores.plans(),
+                        stores.ledger(),
+                        view,
+                        clock)
                 .register(routes, guard);
         AccountPages accountPages = new AccountPages(
                 stores.accounts(),
                 stores.plans(),
                 stores.keys(),
+                stores.ledger(),
                 new SpendingQueries(stores.database()),
                 authenticator,
-                view,
-                clock);
+                view);
         accountPages.register(routes, guard);
         new KeyPages(
                         new KeyIssuer(stores.keys(), stores.accounts()),

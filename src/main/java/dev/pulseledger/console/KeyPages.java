@@ -52,13 +52,15 @@ final class KeyPages {
             return;
         }
         switch (issuer.issue(accountId, name.orElse(""), Optional.empty(), clock.instant())) {
-            case KeyIssuer.Issue.Issued issued ->
+            case KeyIssuer.Issue.Issued issued -> {
+                authenticator.catchUp();
                 view.render(
                         res,
                         201,
                         "key-issued",
                         Optional.of(session.csrfToken()),
                         Map.of("key", issued.key(), "secret", issued.secret()));
+            }
             case KeyIssuer.Issue.AccountNotFound notFound -> view.notFound(res, session);
             case KeyIssuer.Issue.LimitReached limit -> {
                 form.error("keyName", "This account has " + KeyStore.MAX_KEYS_PER_ACCOUNT + " keys, the most allowed.");
@@ -72,7 +74,7 @@ final class KeyPages {
             view.notFound(res, session);
             return;
         }
-        authenticator.forgetCachedGrants();
+        authenticator.catchUp();
         ConsoleGuard.redirect(res, AccountPages.path(Requests.pathParam(req, "accountId")) + "?done=revoked");
     }
 }

@@ -2,6 +2,7 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyCheck;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
@@ -38,7 +39,7 @@ final class SignInPages {
     private void signIn(ServerRequest req, ServerResponse res) {
         Form form = Form.read(req);
         String key = form.value(KEY_FIELD).strip();
-        if (!authenticator.isAdminKey(key)) {
+        if (!(authenticator.check(Optional.of(key), false) instanceof KeyCheck.Admin)) {
             form.error(KEY_FIELD, key.isEmpty() ? "Enter your admin key." : "This is not an admin key.");
             show(res, 401, form, false);
             return;

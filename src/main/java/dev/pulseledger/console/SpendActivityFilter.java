@@ -1,14 +1,13 @@
 package dev.pulseledger.console;
 
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.ProblemException;
-import dev.pulseledger.keys.Caller;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-import java.util.Optional;
 
 /**
  * Feeds {@link SpendActivity} from the outcome of each spend request (201 or 402), beside the spend
@@ -18,9 +17,11 @@ public final class SpendActivityFilter implements Filter {
     private static final String SPEND_PATH = "/api/tokens/spend/";
     private static final HeaderName REPLAYED = HeaderNames.create("Idempotent-Replayed");
 
+    private final Access access;
     private final SpendActivity activity;
 
-    public SpendActivityFilter(SpendActivity activity) {
+    public SpendActivityFilter(Access access, SpendActivity activity) {
+        this.access = access;
         this.activity = activity;
     }
 
@@ -45,15 +46,10 @@ public final class SpendActivityFilter implements Filter {
             return;
         }
         if (status == 201) {
-            caller(req).ifPresent(caller -> activity.spent(caller.accountId(), amount(path)));
+            access.callerIfAny(req).ifPresent(caller -> activity.spent(caller.accountId(), amount(path)));
         } else if (status == 402) {
-            caller(req).ifPresent(caller -> activity.refused(caller.accountId()));
+            access.callerIfAny(req).ifPresent(caller -> activity.refused(caller.accountId()));
         }
-    }
-
-    /** The caller the spend route authenticated, if it got that far. */
-    private static Optional<Caller> caller(RoutingRequest req) {
-        return req.context().get(Caller.class);
     }
 
     /** The amount the route accepted: a 201 means the last segment was a valid whole number. */

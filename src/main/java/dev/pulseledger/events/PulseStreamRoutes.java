@@ -1,9 +1,9 @@
 package dev.pulseledger.events;
 
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -11,6 +11,8 @@ import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -37,7 +39,7 @@ public final class PulseStreamRoutes {
     private static final int MAX_LAST_EVENT_ID_LENGTH = 19;
     private static final HeaderName LAST_EVENT_ID = HeaderNames.create("Last-Event-ID");
 
-    private final Authenticator authenticator;
+    private final Access access;
     private final StatusChangeFeed feed;
     private final Duration heartbeatInterval;
     private final StreamPermits permits;
@@ -47,11 +49,18 @@ public final class PulseStreamRoutes {
      *     concurrent requests, so this must stay well below that limit
      */
     public PulseStreamRoutes(
-            Authenticator authenticator, StatusChangeFeed feed, Duration heartbeatInterval, int maxStreamsPerNode) {
-        this.authenticator = authenticator;
+            Access access,
+            StatusChangeFeed feed,
+            Duration heartbeatInterval,
+            int maxStreamsPerNode,
+            MeterRegistry metrics) {
+        this.access = access;
         this.feed = feed;
         this.heartbeatInterval = heartbeatInterval;
         this.permits = new StreamPermits(MAX_STREAMS_PER_KEY, Math.max(1, maxStreamsPerNode));
+        Gauge.builder("pulseledger.sse.streams.open", permits, StreamPermits::open)
+                .description("Event streams (/api/pulse/stream) open on this node")
+                .register(metrics);
     }
 
     public void register(RouteTable routes) {
@@ -59,7 +68,7 @@ public final class PulseStreamRoutes {
     }
 
     private void stream(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         long resumeAfter = lastEventId(req);
         try (StreamPermits.Permit permit = permits.acquire(caller.keyId());
                 StatusChangeFeed.Subscription subscription =
@@ -73,23 +82,13 @@ public final class PulseStreamRoutes {
                 return;
             }
             try (OutputStream out = res.outputStream()) {
-                new SseStream(out, feed, subscription, heartbeatInterval, () -> stillValid(req))
+                new SseStream(out, feed, subscription, heartbeatInterval, () -> access.stillCaller(req))
                         .run(resumeAfter, MAX_STREAM_LIFETIME);
             } catch (IOException | UncheckedIOException e) {
                 LOG.debug("An event stream ended: {}", e.toString());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    /** True while the request's key may still call: not revoked, expired or suspended since. */
-    private boolean stillValid(ServerRequest req) {
-        try {
-            authenticator.caller(Requests.apiKey(req));
-            return true;
-        } catch (ProblemException e) {
-            return false;
         }
     }
 

@@ -9,8 +9,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
-/** SQL for caller keys and admin keys; only hashes are stored. */
+/**
+ * SQL for caller keys and admin keys; only hashes are stored. Lookups for authentication run on their
+ * own small pool, so they never wait behind the spend writer for a connection.
+ */
 public final class KeyStore {
     private static final String INSERT =
             "INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, expires_at)"
@@ -21,7 +25,9 @@ public final class KeyStore {
     private static final String SELECT_GRANT =
             "SELECT k.id, k.account_id, a.plan_id, a.status, k.expires_at, k.revoked_at"
                     + " FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?";
-    private static final String REVOKE = "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
+    private static final String SELECT_HASHES = "SELECT key_hash FROM api_keys WHERE revoked_at IS NULL";
+    private static final String REVOKE =
+            "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING key_hash";
     private static final String EXISTS = "SELECT 1 FROM api_keys WHERE id = ?";
     private static final String INSERT_ADMIN = "INSERT INTO admin_keys (key_hash, created_at) VALUES (?, ?)";
     /** Any constant works; this one spells "admkey" so it is recognisable in pg_locks. */
@@ -30,10 +36,17 @@ public final class KeyStore {
     private static final String SELECT_ADMIN = "SELECT key_hash FROM admin_keys";
     public static final int MAX_KEYS_PER_ACCOUNT = 1000;
 
-    private final Database database;
+    /** Rows fetched at a time when every key hash is loaded, so a million keys never sit in memory as rows. */
+    private static final int HASH_FETCH_SIZE = 10_000;
 
-    public KeyStore(Database database) {
+    private final Database database;
+    private final Database lookups;
+    private final AccessChangeLog changes;
+
+    public KeyStore(Database database, Database lookups, AccessChangeLog changes) {
         this.database = database;
+        this.lookups = lookups;
+        this.changes = changes;
     }
 
     public void create(ApiKey key, String keyHash) {
@@ -46,8 +59,10 @@ public final class KeyStore {
                 ps.setString(5, key.prefix());
                 ps.setLong(6, key.createdAt().toEpochMilli());
                 Rows.setOptionalInstant(ps, 7, key.expiresAt());
-                return ps.executeUpdate();
+                ps.executeUpdate();
             }
+            changes.append(connection, AccessChange.Kind.KEY, keyHash);
+            return null;
         });
     }
 
@@ -68,7 +83,7 @@ public final class KeyStore {
     }
 
     public Optional<KeyGrant> findGrant(String keyHash) {
-        return database.read(connection -> {
+        return lookups.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_GRANT)) {
                 ps.setString(1, keyHash);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -93,8 +108,11 @@ public final class KeyStore {
             try (PreparedStatement ps = connection.prepareStatement(REVOKE)) {
                 ps.setLong(1, at.toEpochMilli());
                 ps.setString(2, keyId);
-                if (ps.executeUpdate() == 1) {
-                    return true;
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        changes.append(connection, AccessChange.Kind.KEY, rs.getString(1));
+                        return true;
+                    }
                 }
             }
             try (PreparedStatement ps = connection.prepareStatement(EXISTS)) {
@@ -103,6 +121,21 @@ public final class KeyStore {
                     return rs.next();
                 }
             }
+        });
+    }
+
+    /** Hands every key hash that is not revoked to {@code sink}, a page of rows at a time. */
+    public void forEachKeyHash(Consumer<String> sink) {
+        lookups.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_HASHES)) {
+                ps.setFetchSize(HASH_FETCH_SIZE);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        sink.accept(rs.getString(1));
+                    }
+                }
+            }
+            return null;
         });
     }
 

@@ -4,20 +4,15 @@ import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Dialect;
+import dev.pulseledger.store.MicroBatcher;
+import dev.pulseledger.store.MicroBatcher.Job;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Exact balance reads. On PostgreSQL concurrent reads are gathered like spends: one thread drains
@@ -32,106 +27,47 @@ public final class BalanceReader implements AutoCloseable {
 
     private final Database database;
     private final AccountStore accounts;
-    private final Duration maxWait;
-    private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(MAX_QUEUE_LENGTH);
-    private final Optional<Thread> reader;
-    private volatile boolean running = true;
+    private final Optional<MicroBatcher<String, Optional<Long>>> batcher;
 
     public BalanceReader(Database database, AccountStore accounts, Duration maxWait) {
         this.database = database;
         this.accounts = accounts;
-        this.maxWait = maxWait;
-        this.reader = database.dialect() == Dialect.POSTGRESQL
-                ? Optional.of(
-                        Thread.ofPlatform().name("balance-reader").daemon(true).start(this::drain))
+        this.batcher = database.dialect() == Dialect.POSTGRESQL
+                ? Optional.of(new MicroBatcher<>(
+                        "balance-reader",
+                        new MicroBatcher.Limits(MAX_QUEUE_LENGTH, MAX_BATCH_SIZE, maxWait),
+                        this::read,
+                        () -> new DatabaseUnavailableException("A balance read did not finish in time", null)))
                 : Optional.empty();
     }
 
     /** The account's balance as committed now, or empty when there is no such account. */
     public Optional<Long> balance(String accountId) {
-        if (reader.isEmpty()) {
-            return accounts.balance(accountId);
-        }
-        Pending pending = new Pending(accountId, new CompletableFuture<>());
-        if (!running || !queue.offer(pending)) {
-            throw new OverloadedException();
-        }
-        try {
-            return pending.balance().get(maxWait.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DatabaseUnavailableException("Interrupted while reading a balance", e);
-        } catch (TimeoutException e) {
-            throw new DatabaseUnavailableException("A balance read did not finish in time", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
+        return batcher.isPresent() ? batcher.get().submit(accountId) : accounts.balance(accountId);
     }
 
-    private void drain() {
-        List<Pending> batch = new ArrayList<>(MAX_BATCH_SIZE);
-        while (running) {
-            try {
-                Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.add(first);
-                queue.drainTo(batch, MAX_BATCH_SIZE - 1);
-                Map<String, Long> balances = read(batch);
-                batch.forEach(p -> p.balance().complete(Optional.ofNullable(balances.get(p.accountId()))));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                batch.forEach(p -> p.balance().completeExceptionally(e));
-            } finally {
-                batch.clear();
-            }
-        }
-    }
-
-    private Map<String, Long> read(List<Pending> batch) {
-        return database.read(connection -> {
+    private void read(List<Job<String, Optional<Long>>> batch) {
+        Map<String, Long> balances = database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_MANY)) {
                 ps.setArray(
                         1,
                         connection.createArrayOf(
-                                "text",
-                                batch.stream()
-                                        .map(Pending::accountId)
-                                        .distinct()
-                                        .toArray()));
-                Map<String, Long> balances = new HashMap<>();
+                                "text", batch.stream().map(Job::item).distinct().toArray()));
+                Map<String, Long> found = new HashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        balances.put(rs.getString(1), rs.getLong(2));
+                        found.put(rs.getString(1), rs.getLong(2));
                     }
                 }
-                return balances;
+                return found;
             }
         });
+        batch.forEach(job -> job.complete(Optional.ofNullable(balances.get(job.item()))));
     }
 
-    /** Stops the reader; reads still queued are answered as unavailable. */
+    /** Stops the reader once the reads already queued are answered. */
     @Override
     public void close() {
-        running = false;
-        reader.ifPresent(thread -> {
-            try {
-                thread.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        List<Pending> left = new ArrayList<>();
-        queue.drainTo(left);
-        left.forEach(
-                p -> p.balance().completeExceptionally(new DatabaseUnavailableException("The node is stopping", null)));
+        batcher.ifPresent(MicroBatcher::close);
     }
-
-    private record Pending(String accountId, CompletableFuture<Optional<Long>> balance) {}
 }

@@ -1,6 +1,9 @@
 package dev.pulseledger.tokens;
 
 import dev.pulseledger.http.Times;
+import dev.pulseledger.ledger.RevertResult;
+import dev.pulseledger.ledger.SpendResult;
+import dev.pulseledger.ledger.Spending;
 import java.time.Instant;
 import java.util.List;
 

@@ -3,9 +3,11 @@ package dev.pulseledger.support;
 import dev.pulseledger.Application;
 import dev.pulseledger.ServeCommand;
 import dev.pulseledger.config.Config;
+import dev.pulseledger.config.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,9 +30,15 @@ public final class TestNode implements AutoCloseable {
     }
 
     public static TestNode start(Config config) {
+        return start(config, Clock.systemUTC());
+    }
+
+    /** A node whose time comes from {@code clock}, so a test can move it. */
+    public static TestNode start(Config config, Clock clock) {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        Application application = Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8));
-        return new TestNode(application, config.databaseUrl(), console);
+        Application application =
+                Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8), clock);
+        return new TestNode(application, config.get(Settings.DATABASE_URL), console);
     }
 
     /**

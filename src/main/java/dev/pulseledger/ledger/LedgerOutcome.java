@@ -1,0 +1,4 @@
+package dev.pulseledger.ledger;
+
+/** The outcome of one {@link LedgerCommand}. */
+public sealed interface LedgerOutcome permits SpendResult, RevertResult, CreditResult, OpenResult {}
