@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Account search in the console on both stores: by name prefix, case-insensitively, paged by keyset. */
 class AccountSearchTest {
-    private static final Pattern ROW = Pattern.compile("<tr data-account=\"(acct_[0-9a-z]+)\">\\s*<td><a [^>]*>([^<]*)</a>");
+    private static final Pattern ROW =
+            Pattern.compile("<tr data-account=\"(acct_[0-9a-z]+)\">\\s*<td><a [^>]*>([^<]*)</a>");
     private static final Pattern NEXT = Pattern.compile("after=(acct_[0-9a-z]+)\" rel=\"next\"");
 
     @ParameterizedTest
@@ -56,6 +57,10 @@ class AccountSearchTest {
     }
 
     private static String create(TestNode node, String name) {
-        return node.admin().post("/admin/accounts", Map.of("name", name)).json().get("id").asText();
+        return node.admin()
+                .post("/admin/accounts", Map.of("name", name))
+                .json()
+                .get("id")
+                .asText();
     }
 }
