@@ -29,6 +29,7 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.http.UnreadBodyCloses;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
@@ -77,6 +78,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -218,6 +220,7 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
+        routing.addFilter(new UnreadBodyCloses());
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
@@ -284,7 +287,7 @@ public final class Application implements AutoCloseable {
                 "Pulseledger listening on port {} ({}) with a {} database",
                 server.port(),
                 tls.isPresent() ? "HTTPS" : "HTTP",
-                database.dialect().name().toLowerCase());
+                database.dialect().name().toLowerCase(Locale.ROOT));
         return new Application(parts, server, routes);
     }
 
