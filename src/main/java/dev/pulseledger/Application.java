@@ -11,6 +11,9 @@ import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.EventSettings;
 import dev.pulseledger.config.Settings;
+import dev.pulseledger.console.ConsoleRoutes;
+import dev.pulseledger.console.SpendActivity;
+import dev.pulseledger.console.SpendActivityFilter;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
@@ -211,6 +214,7 @@ public final class Application implements AutoCloseable {
                                 config.get(Settings.IDEMPOTENCY_RETENTION),
                                 IdempotencyCleaner.Limits.DEFAULT)
                         .start());
+        SpendActivity spendActivity = parts.add("spend activity", SpendActivity.start(database, clock));
         if (config.get(Settings.DEMO)) {
             DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
@@ -219,6 +223,7 @@ public final class Application implements AutoCloseable {
         routing.addFilter(new RequestFilter(metrics));
         routing.addFilter(new UnreadBodyCloses());
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
+        routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
@@ -245,6 +250,11 @@ public final class Application implements AutoCloseable {
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
+                .register(routes);
+        new ConsoleRoutes(
+                        new ConsoleRoutes.Stores(database, accounts, plans, keys, ledger, services, feed, webhooks),
+                        authenticator,
+                        clock)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             new StatusPageRoutes(feed).register(routes);
