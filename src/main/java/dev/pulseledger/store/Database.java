@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -108,7 +107,10 @@ public final class Database implements AutoCloseable {
         HikariDataSource pool = new HikariDataSource(config);
         Database database = new Database(dialect, pool, settings);
         try {
-            database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
+            // A local file does not come back by waiting: SQLite fails at once, a server gets the timeout.
+            database.awaitReachable(
+                    dialect == Dialect.SQLITE ? Duration.ZERO : settings.startupTimeout(),
+                    withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
                 Flyway.configure()
                         .dataSource(pool)
@@ -125,7 +127,7 @@ public final class Database implements AutoCloseable {
     }
 
     private static void configureSqlite(HikariConfig config, Settings settings) {
-        createParentFolder(settings.jdbcUrl());
+        SqliteFile.prepare(settings.jdbcUrl());
         config.addDataSourceProperty("journal_mode", "WAL");
         // FULL: a commit is on disk before the caller hears of it (CONTRACT §3, 201 only when durable).
         config.addDataSourceProperty("synchronous", "FULL");
@@ -168,29 +170,16 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("tcpKeepAlive", "true");
     }
 
-    private static void createParentFolder(String jdbcUrl) {
-        String file = jdbcUrl.substring("jdbc:sqlite:".length());
-        int query = file.indexOf('?');
-        if (query >= 0) {
-            file = file.substring(0, query);
-        }
-        if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) {
-            return;
-        }
-        Path parent = Path.of(file).toAbsolutePath().getParent();
-        try {
-            Files.createDirectories(parent);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot create the folder " + parent + ": " + e);
-        }
-    }
-
+    @SuppressWarnings("try") // borrowing a connection is the test; it goes straight back
     private void awaitReachable(Duration timeout, String target) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
         while (true) {
             try (Connection connection = pool.getConnection()) {
                 return;
             } catch (SQLException e) {
+                if (timeout.isZero()) {
+                    throw new DatabaseUnavailableException("Cannot open the database " + target + ": " + reason(e), e);
+                }
                 if (System.nanoTime() > deadlineNanos) {
                     throw new DatabaseUnavailableException(
                             "The database " + target + " did not answer within " + timeout.toSeconds()
@@ -208,9 +197,9 @@ public final class Database implements AutoCloseable {
      * unknown host, no such database, bad password) is what an operator can act on.
      */
     private static String reason(SQLException e) {
-        return e.getCause() != null && e.getCause().getMessage() != null
-                ? e.getCause().getMessage()
-                : e.getMessage();
+        Throwable cause = e.getCause();
+        String causeMessage = cause == null ? null : cause.getMessage();
+        return causeMessage != null ? causeMessage : String.valueOf(e.getMessage());
     }
 
     /** The URL without its query string or user info, either of which may hold a password. */
@@ -227,6 +216,19 @@ public final class Database implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the database", e);
         }
+    }
+
+    /**
+     * What the start-up log says of the database: the SQLite file, or PostgreSQL's host and database,
+     * never the user, password or other URL parameters.
+     */
+    public String describe() {
+        String url = pool.getJdbcUrl();
+        return switch (dialect) {
+            case SQLITE ->
+                "SQLite at " + SqliteFile.of(url).map(Path::toString).orElse(url.substring("jdbc:sqlite:".length()));
+            case POSTGRESQL -> "PostgreSQL at " + withoutCredentials(url).replaceFirst("^jdbc:postgresql://", "");
+        };
     }
 
     public Dialect dialect() {
@@ -253,6 +255,14 @@ public final class Database implements AutoCloseable {
         return transaction(work, true);
     }
 
+    /** Like {@link #inTransaction(SqlWork)}, for work that returns nothing. */
+    public void runInTransaction(SqlAction work) {
+        inTransaction(connection -> {
+            work.run(connection);
+            return Boolean.TRUE;
+        });
+    }
+
     /**
      * Runs read-only work outside an explicit transaction; behind a transaction pooler inside one, as
      * only a transaction can carry the statement timeout there.
@@ -267,6 +277,14 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             throw fault(e, false);
         }
+    }
+
+    /** Like {@link #read(SqlWork)}, for work that returns nothing. */
+    public void runRead(SqlAction work) {
+        read(connection -> {
+            work.run(connection);
+            return Boolean.TRUE;
+        });
     }
 
     private <T> T transaction(SqlWork<T> work, boolean writes) {
