@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,7 +21,21 @@ import org.slf4j.LoggerFactory;
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
-    private static final String SET_STATEMENT_TIMEOUT = "SELECT set_config('statement_timeout', ?, true)";
+    /*
+     * One sick node (paused, partitioned, stalled) must not hold another node's work on an account for
+     * long (CONTRACT §12). A row lock is waited for at most LOCK_TIMEOUT, then the wait ends as 503
+     * account_busy; a transaction left idle by its client (a paused process, a lost network) is ended
+     * by the server after IDLE_IN_TRANSACTION_TIMEOUT, which frees its locks. Our transactions never
+     * sit idle on purpose: between their statements there is only our own code, for microseconds. The
+     * keepalives end the session of a client whose network vanished without a word in about 11 s.
+     */
+    private static final long LOCK_TIMEOUT_MILLIS = 1_000;
+    private static final long IDLE_IN_TRANSACTION_TIMEOUT_MILLIS = 2_000;
+    private static final String KEEPALIVES =
+            " -c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3";
+    private static final String SET_STATEMENT_TIMEOUT = "SELECT set_config('statement_timeout', ?, true),"
+            + " set_config('lock_timeout', '" + LOCK_TIMEOUT_MILLIS + "', true),"
+            + " set_config('idle_in_transaction_session_timeout', '" + IDLE_IN_TRANSACTION_TIMEOUT_MILLIS + "', true)";
     private static final String PROBE_WRITE = "UPDATE write_probe SET probed_at = ? WHERE id = 1";
     private static final Duration WRITE_PROBE_INTERVAL = Duration.ofSeconds(1);
 
@@ -94,7 +107,10 @@ public final class Database implements AutoCloseable {
         HikariDataSource pool = new HikariDataSource(config);
         Database database = new Database(dialect, pool, settings);
         try {
-            database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
+            // A local file does not come back by waiting: SQLite fails at once, a server gets the timeout.
+            database.awaitReachable(
+                    dialect == Dialect.SQLITE ? Duration.ZERO : settings.startupTimeout(),
+                    withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
                 Flyway.configure()
                         .dataSource(pool)
@@ -111,7 +127,7 @@ public final class Database implements AutoCloseable {
     }
 
     private static void configureSqlite(HikariConfig config, Settings settings) {
-        createParentFolder(settings.jdbcUrl());
+        SqliteFile.prepare(settings.jdbcUrl());
         config.addDataSourceProperty("journal_mode", "WAL");
         // FULL: a commit is on disk before the caller hears of it (CONTRACT §3, 201 only when durable).
         config.addDataSourceProperty("synchronous", "FULL");
@@ -132,12 +148,15 @@ public final class Database implements AutoCloseable {
         if (settings.transactionPooler()) {
             // A transaction-pooling pooler (PgBouncer) hands one server session to many clients: no
             // server-side prepared statements (they live in a session) and no start-up options (it drops
-            // them); the statement timeout is set on each transaction instead (begin).
+            // them); the statement, lock and idle timeouts are set on each transaction instead (begin).
             config.addDataSourceProperty("prepareThreshold", "0");
         } else {
             config.addDataSourceProperty(
                     "options",
-                    "-c statement_timeout=" + settings.statementTimeout().toMillis());
+                    "-c statement_timeout=" + settings.statementTimeout().toMillis()
+                            + " -c lock_timeout=" + LOCK_TIMEOUT_MILLIS
+                            + " -c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION_TIMEOUT_MILLIS
+                            + KEEPALIVES);
         }
         String connectSeconds =
                 Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
@@ -151,23 +170,6 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("tcpKeepAlive", "true");
     }
 
-    private static void createParentFolder(String jdbcUrl) {
-        String file = jdbcUrl.substring("jdbc:sqlite:".length());
-        int query = file.indexOf('?');
-        if (query >= 0) {
-            file = file.substring(0, query);
-        }
-        if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) {
-            return;
-        }
-        Path parent = Path.of(file).toAbsolutePath().getParent();
-        try {
-            Files.createDirectories(parent);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot create the folder " + parent + ": " + e);
-        }
-    }
-
     @SuppressWarnings("try") // borrowing a connection is the test; it goes straight back
     private void awaitReachable(Duration timeout, String target) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
@@ -175,6 +177,9 @@ public final class Database implements AutoCloseable {
             try (Connection connection = pool.getConnection()) {
                 return;
             } catch (SQLException e) {
+                if (timeout.isZero()) {
+                    throw new DatabaseUnavailableException("Cannot open the database " + target + ": " + reason(e), e);
+                }
                 if (System.nanoTime() > deadlineNanos) {
                     throw new DatabaseUnavailableException(
                             "The database " + target + " did not answer within " + timeout.toSeconds()
@@ -211,6 +216,19 @@ public final class Database implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the database", e);
         }
+    }
+
+    /**
+     * What the start-up log says of the database: the SQLite file, or PostgreSQL's host and database,
+     * never the user, password or other URL parameters.
+     */
+    public String describe() {
+        String url = pool.getJdbcUrl();
+        return switch (dialect) {
+            case SQLITE ->
+                "SQLite at " + SqliteFile.of(url).map(Path::toString).orElse(url.substring("jdbc:sqlite:".length()));
+            case POSTGRESQL -> "PostgreSQL at " + withoutCredentials(url).replaceFirst("^jdbc:postgresql://", "");
+        };
     }
 
     public Dialect dialect() {
