@@ -93,6 +93,11 @@ public final class Settings {
             "tls-keystore-password",
             Kind.optional(Kind.text("the keystore's password", password -> true)),
             "The password of the TLS keystore.");
+    public static final Setting<Duration> HSTS_MAX_AGE = declare(
+            "hsts-max-age-s",
+            Kind.seconds(0, 2 * 365 * 24 * 3600),
+            "31536000",
+            "max-age of the Strict-Transport-Security header on every HTTPS response (0 tells browsers to forget it).");
     public static final Setting<Duration> IDEMPOTENCY_RETENTION = declare(
             "idempotency-retention-h", Kind.hours(24, 24 * 366), "24", "How long an Idempotency-Key is remembered.");
     public static final Setting<Boolean> PUBLIC_STATUS_PAGE =
