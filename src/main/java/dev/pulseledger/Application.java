@@ -33,6 +33,7 @@ import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.Renewals;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
@@ -84,6 +85,7 @@ public final class Application implements AutoCloseable {
     private final RouteTable routes;
     private final RequestDeadlines deadlines;
     private final IdempotencyCleaner idempotencyCleaner;
+    private final Renewals renewals;
     private final StatusChangeFeed statusChanges;
     private final DeliveryWorker webhookWorker;
 
@@ -97,6 +99,7 @@ public final class Application implements AutoCloseable {
             RouteTable routes,
             RequestDeadlines deadlines,
             IdempotencyCleaner idempotencyCleaner,
+            Renewals renewals,
             StatusChangeFeed statusChanges,
             DeliveryWorker webhookWorker) {
         this.database = database;
@@ -108,13 +111,18 @@ public final class Application implements AutoCloseable {
         this.routes = routes;
         this.deadlines = deadlines;
         this.idempotencyCleaner = idempotencyCleaner;
+        this.renewals = renewals;
         this.statusChanges = statusChanges;
         this.webhookWorker = webhookWorker;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
-        Clock clock = Clock.systemUTC();
+        return start(config, console, Clock.systemUTC());
+    }
+
+    /** Starts a node whose every rule reads the time from {@code clock}: tests move it instead of waiting. */
+    public static Application start(Config config, PrintStream console, Clock clock) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(metrics);
@@ -153,7 +161,7 @@ public final class Application implements AutoCloseable {
         accessFeed.start();
         Access access = new Access(authenticator);
         LedgerWriter ledger = new LedgerWriter(
-                LedgerStore.forDatabase(database, outbox),
+                LedgerStore.forDatabase(database, outbox, accessChanges),
                 clock,
                 new MicroBatcher.Limits(
                         config.get(Settings.SPEND_QUEUE_LENGTH), config.get(Settings.SPEND_BATCH_SIZE), MAX_SPEND_WAIT),
@@ -170,6 +178,7 @@ public final class Application implements AutoCloseable {
                         events.webhookTimeout()),
                 clock,
                 new SecureRandom());
+        Renewals renewals = new Renewals(database, ledger, clock, Renewals.Limits.DEFAULT).start();
         IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
                         database, clock, config.get(Settings.IDEMPOTENCY_RETENTION), IdempotencyCleaner.Limits.DEFAULT)
                 .start();
@@ -190,7 +199,7 @@ public final class Application implements AutoCloseable {
                         events.heartbeatInterval(),
                         config.serverLimits().maxConcurrentRequests() / 2)
                 .register(routes);
-        BalanceReader balances = new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT));
+        BalanceReader balances = new BalanceReader(database, config.get(Settings.DB_STATEMENT_TIMEOUT));
         new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);
@@ -224,6 +233,7 @@ public final class Application implements AutoCloseable {
             webhookWorker.close();
             deadlines.close();
             idempotencyCleaner.close();
+            renewals.close();
             ledger.close();
             balances.close();
             accessFeed.close();
@@ -249,6 +259,7 @@ public final class Application implements AutoCloseable {
                 routes,
                 deadlines,
                 idempotencyCleaner,
+                renewals,
                 statusChanges,
                 webhookWorker);
     }
@@ -288,6 +299,7 @@ public final class Application implements AutoCloseable {
         webhookWorker.close();
         deadlines.close();
         idempotencyCleaner.close();
+        renewals.close();
         ledger.close();
         balances.close();
         accessFeed.close();

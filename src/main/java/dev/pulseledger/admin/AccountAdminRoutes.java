@@ -17,11 +17,13 @@ import dev.pulseledger.ledger.CreditResult;
 import dev.pulseledger.ledger.LedgerCore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.OpenResult;
+import dev.pulseledger.ledger.PlanChangeResult;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +36,7 @@ public final class AccountAdminRoutes {
     private static final Set<String> CREATE_FIELDS = Set.of("name", "planId", "balance");
     private static final Set<String> PLAN_FIELDS = Set.of("planId");
     private static final Set<String> STATUS_FIELDS = Set.of("status");
-    private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason");
+    private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason", "expiresAt");
     private static final long MAX_CREDIT = 1_000_000_000_000L;
 
     private final Authenticator authenticator;
@@ -82,17 +84,27 @@ public final class AccountAdminRoutes {
         Responses.ok(res, pageBody(accounts.list(after, limit), AccountJson::account));
     }
 
+    /** The account with its current period; a renewal or expiry that is due happens first. */
     private void get(ServerRequest req, ServerResponse res) {
-        Responses.ok(res, AccountJson.account(existing(req)));
+        Account account = existing(req);
+        if (Queued.call(() -> ledger.catchUpIfDue(account.id(), account.dueAt()))) {
+            Responses.ok(res, AccountJson.account(existing(req)));
+            return;
+        }
+        Responses.ok(res, AccountJson.account(account));
     }
 
+    /** A new period starts at once on the new plan (CONTRACT §7); the same plan again changes nothing. */
     private void changePlan(ServerRequest req, ServerResponse res) {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), PLAN_FIELDS);
         String planId = body.requiredSlug("planId");
-        switch (accounts.changePlan(Requests.pathParam(req, "accountId"), planId)) {
-            case CHANGED -> Responses.ok(res, AccountJson.account(existing(req)));
-            case UNKNOWN_PLAN -> throw unknownPlan();
-            case UNKNOWN_ACCOUNT -> throw accountNotFound();
+        switch (Queued.call(() -> ledger.changePlan(Requests.pathParam(req, "accountId"), planId))) {
+            case PlanChangeResult.Changed changed -> {
+                authenticator.catchUp(); // the plan sets the keys' rate limit
+                Responses.ok(res, AccountJson.account(existing(req)));
+            }
+            case PlanChangeResult.UnknownPlan unknown -> throw unknownPlan();
+            case PlanChangeResult.AccountNotFound notFound -> throw accountNotFound();
         }
     }
 
@@ -116,17 +128,21 @@ public final class AccountAdminRoutes {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREDIT_FIELDS);
         long amount = body.requiredLong("amount", 1, MAX_CREDIT);
         String reason = body.optionalString("reason", 500).orElse("");
-        switch (Queued.call(() -> ledger.credit(accountId, amount, reason))) {
+        Optional<Instant> expiresAt = body.optionalInstant("expiresAt");
+        switch (Queued.call(() -> ledger.credit(accountId, amount, reason, expiresAt))) {
             case CreditResult.Credited credited -> {
                 Map<String, Object> result = new LinkedHashMap<>();
                 result.put("accountId", accountId);
                 result.put("amount", amount);
                 result.put("reason", reason);
+                result.put("expiresAt", expiresAt.map(Times::format).orElse(null));
                 result.put("balance", credited.balance());
                 result.put("createdAt", Times.format(credited.at()));
                 Responses.json(res, 201, result);
             }
             case CreditResult.AccountNotFound notFound -> throw accountNotFound();
+            case CreditResult.ExpiryNotInFuture past ->
+                throw ProblemException.invalidField("expiresAt", "must be in the future");
             case CreditResult.BalanceLimitReached limit ->
                 throw ProblemException.unprocessable(
                         "balance_limit_reached", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");

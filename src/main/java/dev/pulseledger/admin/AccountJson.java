@@ -2,6 +2,7 @@ package dev.pulseledger.admin;
 
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.LedgerEntry;
+import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.ApiKey;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ final class AccountJson {
         body.put("balance", account.balance());
         body.put("status", account.status().wire());
         body.put("createdAt", Times.format(account.createdAt()));
+        body.put("currentPeriod", PlanJson.period(account.currentPeriod()));
         return body;
     }
 
@@ -40,6 +42,7 @@ final class AccountJson {
         body.put("amount", entry.amount());
         body.put("balanceAfter", entry.balanceAfter());
         body.put("spendingId", entry.spendingId().orElse(null));
+        body.put("grantId", entry.grantId().orElse(null));
         body.put("reason", entry.reason().orElse(null));
         body.put("createdAt", Times.format(entry.createdAt()));
         return body;
