@@ -7,6 +7,7 @@ import dev.pulseledger.config.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,8 +30,18 @@ public final class TestNode implements AutoCloseable {
     }
 
     public static TestNode start(Config config) {
+        return start(config, Clock.systemUTC());
+    }
+
+    /** A node whose rules read the time from {@code clock} (periods, expiries, key expiry). */
+    public static TestNode start(String databaseUrl, Clock clock, String... extraFlags) {
+        return start(config(databaseUrl, extraFlags), clock);
+    }
+
+    private static TestNode start(Config config, Clock clock) {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        Application application = Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8));
+        Application application =
+                Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8), clock);
         return new TestNode(application, config.get(Settings.DATABASE_URL), console);
     }
 
