@@ -88,7 +88,11 @@ class OperatorCliTest {
         assertThat(created.out()).contains("id:").contains("gold").contains("5000");
 
         Run listed = ok("plans", "list");
-        assertThat(listed.out()).contains("ALLOWANCE").contains("PERIOD").contains("gold").contains("free");
+        assertThat(listed.out())
+                .contains("ALLOWANCE")
+                .contains("PERIOD")
+                .contains("gold")
+                .contains("free");
 
         ok("plans", "update", "gold", "--rate-limit-per-minute", "60");
         JsonNode plan = ok("plans", "get", "gold", "--json").json();
@@ -112,8 +116,7 @@ class OperatorCliTest {
         JsonNode credit = ok("accounts", "credit", accountId, "250", "--reason", "top-up", "--json")
                 .json();
         assertThat(credit.get("balance").asLong()).isEqualTo(350);
-        JsonNode expiring = ok(
-                        "accounts", "credit", accountId, "5", "--expires-at", "2099-01-01T00:00:00Z", "--json")
+        JsonNode expiring = ok("accounts", "credit", accountId, "5", "--expires-at", "2099-01-01T00:00:00Z", "--json")
                 .json();
         assertThat(expiring.get("expiresAt").asText()).isEqualTo("2099-01-01T00:00:00Z");
         assertThat(expiring.get("balance").asLong()).isEqualTo(355);
