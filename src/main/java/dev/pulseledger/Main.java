@@ -1,7 +1,9 @@
 package dev.pulseledger;
 
 import dev.pulseledger.cli.AccountsCommand;
+import dev.pulseledger.cli.IncidentsCommand;
 import dev.pulseledger.cli.KeysCommand;
+import dev.pulseledger.cli.MaintenancesCommand;
 import dev.pulseledger.cli.PlansCommand;
 import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
@@ -32,6 +34,8 @@ public final class Main {
                 .addSubcommand(new AccountsCommand())
                 .addSubcommand(new KeysCommand())
                 .addSubcommand(new ServicesCommand())
+                .addSubcommand(new IncidentsCommand())
+                .addSubcommand(new MaintenancesCommand())
                 .addSubcommand(new VerifyCommand());
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
             if (error instanceof ConfigException || error instanceof DatabaseUnavailableException) {

@@ -34,6 +34,23 @@ public record NewEvent(EventType type, Map<String, Object> data) {
         return new NewEvent(EventType.SERVICE_STATUS_CHANGED, data);
     }
 
+    /** An incident was opened; {@code incident} is its JSON as callers see it. */
+    public static NewEvent incidentCreated(Map<String, Object> incident, boolean isPublic) {
+        return incident(EventType.INCIDENT_CREATED, incident, isPublic);
+    }
+
+    /** An incident got an update, or its title or impact changed; {@code incident} is its new JSON. */
+    public static NewEvent incidentUpdated(Map<String, Object> incident, boolean isPublic) {
+        return incident(EventType.INCIDENT_UPDATED, incident, isPublic);
+    }
+
+    private static NewEvent incident(EventType type, Map<String, Object> incident, boolean isPublic) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("incident", incident);
+        data.put(PUBLIC, isPublic);
+        return new NewEvent(type, data);
+    }
+
     /** A spend took the account's balance from at least {@code threshold} to below it. */
     public static NewEvent balanceLow(
             String accountId, long balanceBefore, long balance, long threshold, String spendingId) {

@@ -7,6 +7,7 @@ import dev.pulseledger.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,14 +19,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows the outbox for public service status changes on behalf of every stream on this node: one
+ * Follows the outbox for public service status changes and incidents on behalf of every stream on this node: one
  * cheap indexed query per poll however many clients listen, and each change handed to each
  * subscriber once. Because every node follows the same table, a change made through any node
  * reaches the streams of all of them.
  */
 public final class StatusChangeFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusChangeFeed.class);
-    private static final EventType TYPE = EventType.SERVICE_STATUS_CHANGED;
+    /** What the pulse stream carries: status changes and incidents, for callers to see. */
+    private static final Set<EventType> TYPES =
+            EnumSet.of(EventType.SERVICE_STATUS_CHANGED, EventType.INCIDENT_CREATED, EventType.INCIDENT_UPDATED);
 
     /** Changes a subscriber may have waiting; a client that falls further behind is disconnected. */
     public static final int MAX_QUEUED_PER_SUBSCRIBER = 256;
@@ -73,7 +76,7 @@ public final class StatusChangeFeed implements AutoCloseable {
         List<Frame> frames = new ArrayList<>();
         long after = sequence;
         while (frames.size() < limit) {
-            List<StoredEvent> events = outbox.after(TYPE, after, limit - frames.size());
+            List<StoredEvent> events = outbox.after(TYPES, after, limit - frames.size());
             for (StoredEvent event : events) {
                 frame(event).ifPresent(frames::add);
                 after = event.sequence();
@@ -89,7 +92,7 @@ public final class StatusChangeFeed implements AutoCloseable {
         boolean failing = false;
         while (running) {
             try {
-                List<StoredEvent> events = outbox.after(TYPE, cursor, Outbox.MAX_READ);
+                List<StoredEvent> events = outbox.after(TYPES, cursor, Outbox.MAX_READ);
                 for (StoredEvent event : events) {
                     // The cursor moves first: an event that cannot be framed must not stop the feed.
                     cursor = event.sequence();

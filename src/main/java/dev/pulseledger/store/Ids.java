@@ -34,6 +34,18 @@ public final class Ids {
         return "dlv_" + ulid();
     }
 
+    public static String incident() {
+        return "inc_" + ulid();
+    }
+
+    public static String incidentUpdate() {
+        return "upd_" + ulid();
+    }
+
+    public static String maintenance() {
+        return "mnt_" + ulid();
+    }
+
     private static String ulid() {
         return UlidCreator.getMonotonicUlid().toLowerCase();
     }

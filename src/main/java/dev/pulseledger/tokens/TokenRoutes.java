@@ -24,6 +24,7 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,7 @@ public final class TokenRoutes {
     private final AccountStore accounts;
     private final PlanStore plans;
     private final MeterRegistry metrics;
+    private final Counter reverts;
 
     public TokenRoutes(
             Access access,
@@ -61,6 +63,9 @@ public final class TokenRoutes {
         this.accounts = accounts;
         this.plans = plans;
         this.metrics = metrics;
+        this.reverts = Counter.builder("pulseledger.reverts")
+                .description("Spendings reverted (refunded)")
+                .register(metrics);
     }
 
     public void register(RouteTable routes) {
@@ -121,7 +126,7 @@ public final class TokenRoutes {
         }
         switch (Queued.call(() -> ledger.revert(caller.accountId(), spendingId))) {
             case RevertResult.Reverted reverted -> {
-                metrics.counter("pulseledger.reverts").increment();
+                reverts.increment();
                 Responses.ok(res, TokenJson.reverted(reverted));
             }
             case RevertResult.NotFound notFound -> throw spendingNotFound();
@@ -212,7 +217,11 @@ public final class TokenRoutes {
             case SpendResult.IdempotencyKeyReused reused -> "idempotency_key_reused";
             case SpendResult.IdempotencyKeyInUse inUse -> "idempotency_key_in_use";
         };
-        metrics.counter("pulseledger.spends", "outcome", outcome).increment();
+        Counter.builder("pulseledger.spends")
+                .description("Spend requests by outcome; outcome=\"insufficient_balance\" is each 402")
+                .tag("outcome", outcome)
+                .register(metrics)
+                .increment();
     }
 
     private static ProblemException spendingNotFound() {

@@ -13,6 +13,7 @@ import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,6 +25,8 @@ public final class WebhookAdminRoutes {
     private static final Set<String> CREATE_FIELDS = Set.of("url", "events", "description");
     private static final Pattern WEBHOOK_ID = Pattern.compile("wh_[0-9a-z]{26}");
     private static final int MAX_EVENT_NAME_LENGTH = 64;
+    private static final String EVENT_NAMES = String.join(
+            ", ", Arrays.stream(EventType.values()).map(EventType::wire).toList());
 
     private final WebhookStore webhooks;
     private final Clock clock;
@@ -47,8 +50,7 @@ public final class WebhookAdminRoutes {
         Set<EventType> events = EnumSet.noneOf(EventType.class);
         for (String name : body.requiredStringList("events", EventType.values().length, MAX_EVENT_NAME_LENGTH)) {
             events.add(EventType.fromWire(name)
-                    .orElseThrow(() -> ProblemException.invalidField(
-                            "events", "may only hold service.status_changed and balance.low")));
+                    .orElseThrow(() -> ProblemException.invalidField("events", "may only hold " + EVENT_NAMES)));
         }
         String description = body.optionalString("description", 500).orElse("");
         Webhook webhook = new Webhook(Ids.webhook(), url, description, events, clock.instant());

@@ -217,6 +217,65 @@ class OperatorCliTest {
     }
 
     @Test
+    void incidentsAndMaintenanceAreRunFromTheTerminalAndShowInTheHistory() {
+        ok("services", "put", "cli-db", "--name", "Database");
+        String incident = ok(
+                        "incidents",
+                        "open",
+                        "--title",
+                        "Slow queries",
+                        "--impact",
+                        "minor",
+                        "--message",
+                        "Looking into it.",
+                        "--service",
+                        "cli-db=degraded_performance",
+                        "--json")
+                .json()
+                .get("id")
+                .asText();
+        ok(
+                "incidents",
+                "update",
+                incident,
+                "--status",
+                "resolved",
+                "--message",
+                "Fixed.",
+                "--service",
+                "cli-db=operational");
+        ok("incidents", "edit", incident, "--title", "Slow queries on the primary");
+        assertThat(ok("incidents", "list").out()).contains(incident).contains("resolved");
+        assertThat(ok("incidents", "get", incident).out()).contains("Slow queries on the primary");
+        Run history = ok("services", "history", "cli-db");
+        assertThat(history.out()).contains("degraded_performance").contains(incident);
+
+        String window = ok(
+                        "maintenances",
+                        "schedule",
+                        "--title",
+                        "Upgrade",
+                        "--service",
+                        "cli-db",
+                        "--starts-at",
+                        "2099-01-01T02:00:00Z",
+                        "--ends-at",
+                        "2099-01-01T03:00:00Z",
+                        "--json")
+                .json()
+                .get("id")
+                .asText();
+        ok("maintenances", "edit", window, "--ends-at", "2099-01-01T04:00:00Z");
+        assertThat(ok("maintenances", "list").out()).contains(window).contains("2099-01-01T04:00:00Z");
+        assertThat(ok("maintenances", "delete", window).out()).contains("Deleted " + window + ".");
+        assertThat(ok("incidents", "delete", incident).out()).contains("Deleted " + incident + ".");
+        assertThat(cli("maintenances", "get", window).exitCode()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(cli("incidents", "open", "--title", "t", "--message", "m", "--service", "cli-db=down")
+                        .exitCode())
+                .isEqualTo(ExitCodes.REFUSED);
+    }
+
+    @Test
     void anUnknownAccountIsARefusalWithTheProblemDetailOnStderr() {
         Run run = cli("accounts", "get", "acct_nope");
         assertThat(run.exitCode()).isEqualTo(ExitCodes.REFUSED);

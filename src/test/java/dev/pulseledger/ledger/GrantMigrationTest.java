@@ -74,9 +74,9 @@ class GrantMigrationTest {
                     .isEqualTo(200);
 
             assertThat(caller.get("/api/tokens/balance").json().path("credits").asLong())
-                    .isEqualTo(900);
+                    .isEqualTo(1000);
             assertThat(caller.get("/api/tokens/balance").json().path("balance").asLong())
-                    .isEqualTo(1400);
+                    .isEqualTo(1500);
             assertThat(LedgerAudit.mismatches(url)).isEmpty();
         }
     }

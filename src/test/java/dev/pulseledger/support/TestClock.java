@@ -7,7 +7,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock that tests set and move; nodes started with it read every rule's time from it. */
+/** A clock that stands still until the test moves it; one instance may be shared by several nodes. */
 public final class TestClock extends Clock {
     private final AtomicReference<Instant> now;
 
@@ -20,7 +20,7 @@ public final class TestClock extends Clock {
     }
 
     public void advance(Duration duration) {
-        now.updateAndGet(instant -> instant.plus(duration));
+        now.updateAndGet(at -> at.plus(duration));
     }
 
     @Override

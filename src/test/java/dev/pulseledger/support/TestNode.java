@@ -38,7 +38,8 @@ public final class TestNode implements AutoCloseable {
         return start(config(databaseUrl, extraFlags), clock);
     }
 
-    private static TestNode start(Config config, Clock clock) {
+    /** A node whose time comes from {@code clock}, so a test can move it. */
+    public static TestNode start(Config config, Clock clock) {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         Application application =
                 Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8), clock);
