@@ -12,6 +12,9 @@ import dev.pulseledger.config.Config;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
 import dev.pulseledger.config.Settings;
+import dev.pulseledger.console.ConsoleRoutes;
+import dev.pulseledger.console.SpendActivity;
+import dev.pulseledger.console.SpendActivityFilter;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
@@ -26,6 +29,7 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.http.UnreadBodyCloses;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
@@ -75,6 +79,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -210,13 +215,16 @@ public final class Application implements AutoCloseable {
                                 config.get(Settings.IDEMPOTENCY_RETENTION),
                                 IdempotencyCleaner.Limits.DEFAULT)
                         .start());
+        SpendActivity spendActivity = parts.add("spend activity", SpendActivity.start(database, clock));
         if (config.get(Settings.DEMO)) {
             DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
+        routing.addFilter(new UnreadBodyCloses());
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
+        routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
@@ -243,6 +251,11 @@ public final class Application implements AutoCloseable {
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
+                .register(routes);
+        new ConsoleRoutes(
+                        new ConsoleRoutes.Stores(database, accounts, plans, keys, ledger, services, feed, webhooks),
+                        authenticator,
+                        clock)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             new StatusPageRoutes(feed).register(routes);
@@ -276,7 +289,7 @@ public final class Application implements AutoCloseable {
                 "Pulseledger listening on port {} ({}) with a {} database",
                 server.port(),
                 tls.isPresent() ? "HTTPS" : "HTTP",
-                database.dialect().name().toLowerCase());
+                database.dialect().name().toLowerCase(Locale.ROOT));
         return new Application(parts, server, routes);
     }
 

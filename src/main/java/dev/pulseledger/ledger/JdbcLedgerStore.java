@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The part of a ledger round that is the same SQL on every database: reading spendings with their
@@ -394,7 +395,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         return spending.reverted() ? "reverted" : "active";
     }
 
-    static Long epochMillis(Optional<Instant> instant) {
+    static @Nullable Long epochMillis(Optional<Instant> instant) {
         return instant.map(Instant::toEpochMilli).orElse(null);
     }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rules of every balance change (CONTRACT §3, §6, §7), free of SQL, HTTP and clocks: given the
@@ -305,8 +306,8 @@ public final class LedgerCore {
             return expiredAgain;
         }
 
-        /** The spending as this batch left it, else as the store read it. */
-        private Spending current(String spendingId) {
+        /** The spending as this batch left it, else as the store read it; null when neither knows it. */
+        private @Nullable Spending current(String spendingId) {
             Spending decidedHere = newSpendings.getOrDefault(spendingId, revertedEarlierSpendings.get(spendingId));
             return decidedHere != null ? decidedHere : state.spendings().get(spendingId);
         }

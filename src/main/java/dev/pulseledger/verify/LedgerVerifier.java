@@ -54,11 +54,10 @@ public final class LedgerVerifier {
 
     public List<Mismatch> verify() {
         List<Mismatch> mismatches = new ArrayList<>();
-        database.read(connection -> {
+        database.runRead(connection -> {
             run(connection, BALANCES, LedgerVerifier::checkBalance, mismatches);
             run(connection, REFUNDS, LedgerVerifier::checkSpending, mismatches);
             run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);
-            return null;
         });
         return mismatches;
     }
