@@ -9,7 +9,6 @@ import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
-import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
 import dev.pulseledger.config.Settings;
 import dev.pulseledger.console.ConsoleRoutes;
@@ -24,6 +23,7 @@ import dev.pulseledger.http.Access;
 import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.ListenAddress;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
@@ -79,7 +79,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -127,6 +126,7 @@ public final class Application implements AutoCloseable {
 
     private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
+        ListenAddress.ensureFree(config.get(Settings.HOST), config.get(Settings.PORT));
         PrometheusMeterRegistry metrics = NodeMetrics.create();
         parts.add("metrics", metrics, metrics::close);
         parts.add("garbage collection metrics", new JvmGcMetrics()).bindTo(metrics);
@@ -168,7 +168,8 @@ public final class Application implements AutoCloseable {
         MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
         StatusHistory history = new StatusHistory(database);
         PulseFeed feed = new PulseFeed(services, incidents, maintenances);
-        List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
+        AdminKeys.InForce adminKeys = AdminKeys.accepted(config.get(Settings.ADMIN_KEY), keys, clock, console);
+        List<String> adminHashes = adminKeys.hashes();
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
@@ -278,18 +279,17 @@ public final class Application implements AutoCloseable {
         WebServer server = serverConfig.build();
         parts.add("http server", server.start(), server::stop);
         if (!server.isRunning() || server.port() < 0) {
-            throw new ConfigException("Cannot listen on " + config.get(Settings.HOST) + ":" + config.get(Settings.PORT)
-                    + " ("
-                    + Settings.HOST.flag() + "/" + Settings.PORT.flag() + ", " + Settings.HOST.env() + "/"
-                    + Settings.PORT.env() + "): is the port already in use?");
+            throw ListenAddress.cannotListen(
+                    config.get(Settings.HOST), config.get(Settings.PORT), "the web server did not start");
         }
         // Closed before the server stops, so that open event streams end instead of holding it up.
         parts.add("open event streams", statusChanges, statusChanges::close);
         LOG.info(
-                "Pulseledger listening on port {} ({}) with a {} database",
-                server.port(),
-                tls.isPresent() ? "HTTPS" : "HTTP",
-                database.dialect().name().toLowerCase(Locale.ROOT));
+                "Pulseledger {} listening on {} with {}",
+                BuildInfo.version(),
+                ListenAddress.url(tls.isPresent(), config.get(Settings.HOST), server.port()),
+                database.describe());
+        LOG.info("Admin key in force: {}. {}", adminKeys.description(), AdminKeys.REPLACE_LOST_KEY);
         return new Application(parts, server, routes);
     }
 

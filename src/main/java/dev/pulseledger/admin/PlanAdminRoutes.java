@@ -23,7 +23,7 @@ public final class PlanAdminRoutes {
             "id", "name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute");
     private static final Set<String> UPDATE_FIELDS =
             Set.of("name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute");
-    private static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
+    public static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
 
     private final PlanStore plans;
     private final Clock clock;

@@ -178,7 +178,8 @@ final class AccountPages {
         return "/console/accounts/" + accountId;
     }
 
-    private static Optional<Long> sequence(String text) {
+    /** A positive sequence number from a page link; anything else starts from the newest. */
+    static Optional<Long> sequence(String text) {
         try {
             return Optional.of(Long.parseLong(text)).filter(n -> n > 0);
         } catch (NumberFormatException e) {

@@ -74,5 +74,7 @@ public final class ConsoleRoutes {
                         clock)
                 .register(routes, guard);
         new ServicePages(stores.services(), stores.feed(), view, clock).register(routes, guard);
+        new PlanPages(stores.plans(), view, clock).register(routes, guard);
+        new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
     }
 }

@@ -44,7 +44,10 @@ final class ConsoleView {
             "accounts", "accounts",
             "account", "accounts",
             "key-issued", "accounts",
-            "services", "services");
+            "services", "services",
+            "plans", "plans",
+            "webhooks", "webhooks",
+            "webhook", "webhooks");
 
     private final PebbleEngine engine;
 

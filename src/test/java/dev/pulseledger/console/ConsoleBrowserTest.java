@@ -9,6 +9,7 @@ import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import dev.pulseledger.support.Waiting;
+import dev.pulseledger.support.WebhookReceiver;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,12 +36,21 @@ class ConsoleBrowserTest {
 
     private static TestNode node;
     private static Browser browser;
+    private static WebhookReceiver receiver;
+    private static String webhookId;
 
     @BeforeAll
     static void start() {
         browser = Browser.start(true);
-        node = TestNode.start(TestStore.SQLITE.newDatabaseUrl());
+        receiver = WebhookReceiver.start().answering(500);
+        node = TestNode.start(
+                TestStore.SQLITE.newDatabaseUrl(), "--events-poll-ms", "50", "--webhook-retry-base-ms", "20");
         Api admin = node.admin();
+        Reply webhook = admin.post(
+                "/admin/webhooks",
+                Map.of("url", receiver.url(), "events", List.of("service.status_changed"), "description", "Pager"));
+        assertThat(webhook.status()).isEqualTo(201);
+        webhookId = webhook.json().get("id").asText();
         assertThat(admin.put(
                                 "/admin/services/api",
                                 Map.of("name", "Public API", "status", "operational", "spotlighted", true))
@@ -58,6 +68,9 @@ class ConsoleBrowserTest {
         }
         if (browser != null) {
             browser.close();
+        }
+        if (receiver != null) {
+            receiver.close();
         }
     }
 
@@ -148,6 +161,45 @@ class ConsoleBrowserTest {
         assertThat(notice(page)).isEqualTo("Status changed.");
         assertThat(admin.get("/admin/services/api").json().get("status").asText())
                 .isEqualTo("major_outage");
+
+        // The change reached the webhook (first attempt refused, the retry delivered); re-send it.
+        page.findElement(By.linkText("Webhooks")).click();
+        check("webhooks");
+        page.findElement(By.linkText(receiver.url())).click();
+        refreshUntil(
+                page,
+                () -> !page.findElements(By.cssSelector(".status-delivered")).isEmpty());
+        assertThat(page.findElements(By.cssSelector(".attempts tbody tr"))).hasSize(2);
+        check("webhook");
+        page.findElement(By.cssSelector("li[data-delivery] form button")).click();
+        assertThat(notice(page)).startsWith("Queued again");
+        Waiting.until(
+                "the re-sent delivery is delivered",
+                () -> admin.get("/admin/webhooks/" + webhookId + "/deliveries")
+                                        .json()
+                                        .get("data")
+                                        .size()
+                                == 2
+                        && admin.get("/admin/webhooks/" + webhookId + "/deliveries")
+                                .json()
+                                .get("data")
+                                .get(0)
+                                .get("status")
+                                .asText()
+                                .equals("delivered"));
+        assertThat(receiver.drain()).hasSize(3);
+
+        // Create a plan.
+        page.findElement(By.linkText("Plans")).click();
+        page.findElement(By.id("id")).sendKeys("pro");
+        page.findElement(By.id("name")).sendKeys("Pro");
+        page.findElement(By.id("rateLimitPerMinute")).sendKeys("600");
+        page.findElement(By.id("id")).submit();
+        assertThat(notice(page)).isEqualTo("Plan created.");
+        Reply pro = admin.get("/admin/plans/pro");
+        assertThat(pro.status()).isEqualTo(200);
+        assertThat(pro.json().get("rateLimitPerMinute").asLong()).isEqualTo(600);
+        check("plans");
 
         // Sign out: the console is closed to this browser again.
         page.findElement(By.cssSelector(".sign-out button")).click();
