@@ -84,7 +84,8 @@ final class PlanPages {
         Optional<String> description = form.text("description", 2000, false);
         Optional<Long> allowance = form.wholeNumber("allowance", 0, Plan.MAX_ALLOWANCE, false);
         String periodText = form.value("period").strip();
-        Optional<PlanPeriod> period = periodText.isEmpty() ? Optional.of(PlanPeriod.MONTH) : PlanPeriod.fromWire(periodText);
+        Optional<PlanPeriod> period =
+                periodText.isEmpty() ? Optional.of(PlanPeriod.MONTH) : PlanPeriod.fromWire(periodText);
         if (period.isEmpty()) {
             form.error("period", "Choose day, week, month or year.");
         }
