@@ -220,6 +220,7 @@ class ConsoleBrowserTest {
 
         // Sign out: the console is closed to this browser again.
         page.findElement(By.cssSelector(".sign-out button")).click();
+        browser.await(By.id("adminKey"), WAIT);
         assertThat(page.getCurrentUrl()).contains("/console/sign-in");
         page.get(node.baseUrl() + "/console/accounts/" + accountId);
         assertThat(page.getCurrentUrl()).endsWith("/console/sign-in");
