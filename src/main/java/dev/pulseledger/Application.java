@@ -20,7 +20,9 @@ import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.Access;
+import dev.pulseledger.http.AccessLog;
 import dev.pulseledger.http.ClientAddresses;
+import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.ListenAddress;
@@ -223,7 +225,13 @@ public final class Application implements AutoCloseable {
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
+        if (config.get(Settings.ACCESS_LOG)) {
+            routing.addFilter(new AccessLog());
+        }
         routing.addFilter(new RequestFilter(metrics));
+        if (config.get(Settings.CORS_ALLOWED_ORIGINS).enabled()) {
+            routing.addFilter(new CorsFilter(config.get(Settings.CORS_ALLOWED_ORIGINS)));
+        }
         routing.addFilter(new UnreadBodyCloses());
         hsts.ifPresent(routing::addFilter);
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));

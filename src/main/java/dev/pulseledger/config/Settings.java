@@ -133,6 +133,17 @@ public final class Settings {
             "",
             "Proxies whose X-Forwarded-For names the client address; from any other peer it is ignored.");
 
+    public static final Setting<CorsOrigins> CORS_ALLOWED_ORIGINS = declare(
+            "cors-allowed-origins",
+            new Kind<>(
+                    "comma-separated origins such as https://app.example.com, * for any, or nothing",
+                    CorsOrigins::parse,
+                    false),
+            "",
+            "Browser origins whose pages may call /api/ (CORS); none: CORS is off.");
+    public static final Setting<Boolean> ACCESS_LOG =
+            declare("access-log", Kind.bool(), "false", "Logs one line per request (never its key or query).");
+
     public static final Setting<Optional<String>> REDIS_URL = declareSecret(
             "redis-url",
             Kind.optional(Kind.text(

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  */
 public final class JarNode implements AutoCloseable {
     private static final Path JAR = Path.of("target", "pulseledger.jar");
-    private static final Pattern LISTENING = Pattern.compile("Pulseledger listening on port (\\d+)");
+    private static final Pattern LISTENING = Pattern.compile("Pulseledger \\S+ listening on https?://[^ ]+:(\\d+)/");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
