@@ -48,6 +48,7 @@ import dev.pulseledger.status.MaintenanceStore;
 import dev.pulseledger.status.PulseHistoryRoutes;
 import dev.pulseledger.status.ServiceHistoryAdminRoutes;
 import dev.pulseledger.status.StatusHistory;
+import dev.pulseledger.statuspage.Branding;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.MicroBatcher;
@@ -226,7 +227,13 @@ public final class Application implements AutoCloseable {
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
-            new StatusPageRoutes(feed).register(routes);
+            new StatusPageRoutes(
+                            feed,
+                            incidents,
+                            history,
+                            clock,
+                            new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL)))
+                    .register(routes);
         }
         routes.finish();
 
