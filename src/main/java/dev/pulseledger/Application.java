@@ -18,6 +18,7 @@ import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.Access;
+import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.RequestDeadlines;
@@ -37,6 +38,7 @@ import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.ratelimit.FailedAuthLimiter;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
@@ -76,6 +78,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,44 +87,14 @@ public final class Application implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Application.class);
     private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
 
-    private final Database database;
-    private final Database lookups;
-    private final AccessFeed accessFeed;
-    private final LedgerWriter ledger;
-    private final BalanceReader balances;
+    private final StartedParts parts;
     private final WebServer server;
     private final RouteTable routes;
-    private final RequestDeadlines deadlines;
-    private final IdempotencyCleaner idempotencyCleaner;
-    private final StatusChangeFeed statusChanges;
-    private final DeliveryWorker webhookWorker;
-    private final MaintenanceScheduler maintenanceScheduler;
 
-    private Application(
-            Database database,
-            Database lookups,
-            AccessFeed accessFeed,
-            LedgerWriter ledger,
-            BalanceReader balances,
-            WebServer server,
-            RouteTable routes,
-            RequestDeadlines deadlines,
-            IdempotencyCleaner idempotencyCleaner,
-            StatusChangeFeed statusChanges,
-            DeliveryWorker webhookWorker,
-            MaintenanceScheduler maintenanceScheduler) {
-        this.database = database;
-        this.lookups = lookups;
-        this.accessFeed = accessFeed;
-        this.ledger = ledger;
-        this.balances = balances;
+    private Application(StartedParts parts, WebServer server, RouteTable routes) {
+        this.parts = parts;
         this.server = server;
         this.routes = routes;
-        this.deadlines = deadlines;
-        this.idempotencyCleaner = idempotencyCleaner;
-        this.statusChanges = statusChanges;
-        this.webhookWorker = webhookWorker;
-        this.maintenanceScheduler = maintenanceScheduler;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
@@ -131,27 +104,53 @@ public final class Application implements AutoCloseable {
 
     /** Starts a node whose every notion of time (expiries, maintenance windows, uptime) comes from {@code clock}. */
     public static Application start(Config config, PrintStream console, Clock clock) {
+        return start(config, console, clock, step -> {});
+    }
+
+    /**
+     * Starts the parts one by one; when a step fails, the parts already started close in reverse
+     * order before the failure is thrown. {@code afterEachStep} hears each part's name once it runs.
+     */
+    static Application start(Config config, PrintStream console, Clock clock, Consumer<String> afterEachStep) {
+        StartedParts parts = new StartedParts(afterEachStep);
+        try {
+            return start(config, console, clock, parts);
+        } catch (RuntimeException | Error e) {
+            parts.close();
+            throw e;
+        }
+    }
+
+    private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        parts.add("metrics", metrics, metrics::close);
         new JvmMemoryMetrics().bindTo(metrics);
-        new JvmGcMetrics().bindTo(metrics);
+        parts.add("garbage collection metrics", new JvmGcMetrics()).bindTo(metrics);
         new JvmThreadMetrics().bindTo(metrics);
         new ProcessorMetrics().bindTo(metrics);
 
         // Authentication reads through its own connections, so it never queues behind the spend writer.
         int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
-        Database database = Database.open(new Database.Settings(
-                config.get(Settings.DATABASE_URL),
-                config.get(Settings.DB_POOL_SIZE) - lookupConnections,
-                config.get(Settings.DB_CONNECTION_TIMEOUT),
-                config.get(Settings.DB_STATEMENT_TIMEOUT),
-                config.get(Settings.DB_STARTUP_TIMEOUT)));
-        Database lookups = Database.openWithoutMigrating(new Database.Settings(
-                config.get(Settings.DATABASE_URL),
-                lookupConnections,
-                config.get(Settings.DB_CONNECTION_TIMEOUT),
-                config.get(Settings.DB_STATEMENT_TIMEOUT),
-                config.get(Settings.DB_STARTUP_TIMEOUT)));
+        boolean transactionPooler = config.get(Settings.DB_POOLER).equals("transaction");
+        Database database = parts.add(
+                "database",
+                Database.open(new Database.Settings(
+                        config.get(Settings.DATABASE_URL),
+                        config.get(Settings.DB_POOL_SIZE) - lookupConnections,
+                        config.get(Settings.DB_CONNECTION_TIMEOUT),
+                        config.get(Settings.DB_STATEMENT_TIMEOUT),
+                        config.get(Settings.DB_STARTUP_TIMEOUT),
+                        transactionPooler)));
+        Database lookups = parts.add(
+                "lookup database",
+                Database.openWithoutMigrating(new Database.Settings(
+                        config.get(Settings.DATABASE_URL),
+                        lookupConnections,
+                        config.get(Settings.DB_CONNECTION_TIMEOUT),
+                        config.get(Settings.DB_STATEMENT_TIMEOUT),
+                        config.get(Settings.DB_STARTUP_TIMEOUT),
+                        transactionPooler)));
         countTransactions(metrics, database, "main");
         countTransactions(metrics, lookups, "lookups");
         AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
@@ -169,31 +168,47 @@ public final class Application implements AutoCloseable {
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
-        accessFeed.start();
-        Access access = new Access(authenticator);
-        LedgerWriter ledger = new LedgerWriter(
-                LedgerStore.forDatabase(database, outbox),
-                clock,
-                new MicroBatcher.Limits(
-                        config.get(Settings.SPEND_QUEUE_LENGTH), config.get(Settings.SPEND_BATCH_SIZE), MAX_SPEND_WAIT),
-                metrics);
+        parts.add("access feed", accessFeed.start());
+        Access access = new Access(
+                authenticator,
+                new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
+                new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
+        LedgerWriter ledger = parts.add(
+                "ledger writer",
+                new LedgerWriter(
+                        LedgerStore.forDatabase(database, outbox),
+                        clock,
+                        new MicroBatcher.Limits(
+                                config.get(Settings.SPEND_QUEUE_LENGTH),
+                                config.get(Settings.SPEND_BATCH_SIZE),
+                                MAX_SPEND_WAIT),
+                        metrics));
         EventSettings events = config.events();
-        MaintenanceScheduler maintenanceScheduler =
-                MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate);
-        StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
-        DeliveryWorker webhookWorker = DeliveryWorker.start(
-                webhooks,
-                outbox,
-                new DeliveryWorker.Settings(
-                        events.pollInterval(),
-                        events.webhookMaxAttempts(),
-                        events.webhookRetryBase(),
-                        events.webhookTimeout()),
-                clock,
-                new SecureRandom());
-        IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
-                        database, clock, config.get(Settings.IDEMPOTENCY_RETENTION), IdempotencyCleaner.Limits.DEFAULT)
-                .start();
+        parts.add(
+                "maintenance scheduler",
+                MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate));
+        StatusChangeFeed statusChanges =
+                parts.add("status change feed", StatusChangeFeed.start(outbox, events.pollInterval()));
+        parts.add(
+                "webhook worker",
+                DeliveryWorker.start(
+                        webhooks,
+                        outbox,
+                        new DeliveryWorker.Settings(
+                                events.pollInterval(),
+                                events.webhookMaxAttempts(),
+                                events.webhookRetryBase(),
+                                events.webhookTimeout()),
+                        clock,
+                        new SecureRandom()));
+        parts.add(
+                "idempotency cleaner",
+                new IdempotencyCleaner(
+                                database,
+                                clock,
+                                config.get(Settings.IDEMPOTENCY_RETENTION),
+                                IdempotencyCleaner.Limits.DEFAULT)
+                        .start());
         if (config.get(Settings.DEMO)) {
             DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
@@ -211,7 +226,8 @@ public final class Application implements AutoCloseable {
                         events.heartbeatInterval(),
                         config.serverLimits().maxConcurrentRequests() / 2)
                 .register(routes);
-        BalanceReader balances = new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT));
+        BalanceReader balances = parts.add(
+                "balance reader", new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT)));
         new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);
@@ -237,8 +253,9 @@ public final class Application implements AutoCloseable {
         }
         routes.finish();
 
-        RequestDeadlines deadlines =
-                new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH));
+        RequestDeadlines deadlines = parts.add(
+                "request deadlines",
+                new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH)));
         WebServerConfig.Builder serverConfig = WebServer.builder()
                 .host(config.get(Settings.HOST))
                 .port(config.get(Settings.PORT))
@@ -249,41 +266,22 @@ public final class Application implements AutoCloseable {
                 .routing(routing);
         ServerSettings.apply(serverConfig, config.serverLimits(), deadlines);
         tls.ifPresent(serverConfig::tls);
-        WebServer server = serverConfig.build().start();
+        WebServer server = serverConfig.build();
+        parts.add("http server", server.start(), server::stop);
         if (!server.isRunning() || server.port() < 0) {
-            maintenanceScheduler.close();
-            statusChanges.close();
-            webhookWorker.close();
-            deadlines.close();
-            idempotencyCleaner.close();
-            ledger.close();
-            balances.close();
-            accessFeed.close();
-            lookups.close();
-            database.close();
             throw new ConfigException("Cannot listen on " + config.get(Settings.HOST) + ":" + config.get(Settings.PORT)
                     + " ("
                     + Settings.HOST.flag() + "/" + Settings.PORT.flag() + ", " + Settings.HOST.env() + "/"
                     + Settings.PORT.env() + "): is the port already in use?");
         }
+        // Closed before the server stops, so that open event streams end instead of holding it up.
+        parts.add("open event streams", statusChanges, statusChanges::close);
         LOG.info(
                 "Pulseledger listening on port {} ({}) with a {} database",
                 server.port(),
                 tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase());
-        return new Application(
-                database,
-                lookups,
-                accessFeed,
-                ledger,
-                balances,
-                server,
-                routes,
-                deadlines,
-                idempotencyCleaner,
-                statusChanges,
-                webhookWorker,
-                maintenanceScheduler);
+        return new Application(parts, server, routes);
     }
 
     private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
@@ -311,22 +309,13 @@ public final class Application implements AutoCloseable {
     }
 
     /**
-     * Ends open event streams, stops taking requests, lets queued spends commit and webhook attempts
-     * in flight finish, then closes the database.
+     * Closes the parts in reverse order of their start: ends open event streams, stops taking
+     * requests, lets webhook attempts in flight finish and queued spends commit, then closes the
+     * database.
      */
     @Override
     public void close() {
-        maintenanceScheduler.close();
-        statusChanges.close();
-        server.stop();
-        webhookWorker.close();
-        deadlines.close();
-        idempotencyCleaner.close();
-        ledger.close();
-        balances.close();
-        accessFeed.close();
-        lookups.close();
-        database.close();
+        parts.close();
         LOG.info("Pulseledger stopped: requests drained, queued spends committed, database closed");
     }
 }

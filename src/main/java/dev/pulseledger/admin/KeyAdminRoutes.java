@@ -63,6 +63,7 @@ public final class KeyAdminRoutes {
         ApiKey key =
                 new ApiKey(Ids.key(), accountId, name, Secrets.displayPrefix(secret), now, expiresAt, Optional.empty());
         keys.create(key, Secrets.sha256Hex(secret));
+        authenticator.catchUp();
         Map<String, Object> body201 = AccountJson.key(key);
         body201.put("key", secret);
         Responses.json(res, 201, body201);

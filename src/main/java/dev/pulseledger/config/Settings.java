@@ -57,6 +57,12 @@ public final class Settings {
             "How long a request waits for a pooled connection before 503 database_unavailable.");
     public static final Setting<Duration> DB_STATEMENT_TIMEOUT =
             declare("db-statement-timeout-ms", Kind.millis(100, 600_000), "5000", "Longest a SQL statement may run.");
+    public static final Setting<String> DB_POOLER = declare(
+            "db-pooler",
+            Kind.text("none or transaction", pooler -> pooler.equals("none") || pooler.equals("transaction")),
+            "none",
+            "transaction: PostgreSQL is reached through a transaction-pooling pooler (PgBouncer); nothing"
+                    + " session-scoped is used.");
     public static final Setting<Duration> DB_STARTUP_TIMEOUT =
             declare("db-startup-timeout-s", Kind.seconds(0, 3600), "60", "How long start-up waits for the database.");
     public static final Setting<Integer> SPEND_QUEUE_LENGTH = declare(
@@ -122,6 +128,17 @@ public final class Settings {
             Kind.millis(100, 60_000),
             "10000",
             "Connect and response timeout of a webhook delivery.");
+
+    public static final Setting<Integer> AUTH_FAILURES_PER_MINUTE = declare(
+            "auth-failures-per-minute",
+            Kind.wholeNumber(1, 1_000_000),
+            "600",
+            "Unknown keys one client address may send per minute; beyond it 429 without a key lookup.");
+    public static final Setting<AddressRanges> TRUSTED_PROXIES = declare(
+            "trusted-proxies",
+            new Kind<>("comma-separated IP addresses or CIDR ranges, or nothing", AddressRanges::parse, false),
+            "",
+            "Proxies whose X-Forwarded-For names the client address; from any other peer it is ignored.");
 
     private Settings() {}
 

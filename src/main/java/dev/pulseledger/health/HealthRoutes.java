@@ -33,12 +33,17 @@ public final class HealthRoutes {
         Responses.ok(res, Map.of("status", "up"));
     }
 
+    /** Ready when the database answers and this node can write to it (not full, not read-only). */
     private void ready(ServerRequest req, ServerResponse res) {
         boolean reachable = database.isReachable();
+        boolean writable = reachable && database.canWrite();
         Responses.json(
                 res,
-                reachable ? 200 : 503,
-                Map.of("status", reachable ? "up" : "down", "database", reachable ? "up" : "down"));
+                writable ? 200 : 503,
+                Map.of(
+                        "status", writable ? "up" : "down",
+                        "database", reachable ? "up" : "down",
+                        "writes", writable ? "up" : "down"));
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {

@@ -3,6 +3,7 @@ package dev.pulseledger.http;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import dev.pulseledger.keys.KeyCheck;
+import dev.pulseledger.ratelimit.FailedAuthLimiter;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Optional;
 
@@ -15,9 +16,13 @@ public final class Access {
     private static final Object CHECKED_KEY = new Object();
 
     private final Authenticator authenticator;
+    private final ClientAddresses clients;
+    private final FailedAuthLimiter failures;
 
-    public Access(Authenticator authenticator) {
+    public Access(Authenticator authenticator, ClientAddresses clients, FailedAuthLimiter failures) {
         this.authenticator = authenticator;
+        this.clients = clients;
+        this.failures = failures;
     }
 
     /** The caller behind a caller key, or the problem that answers any other key. */
@@ -59,9 +64,35 @@ public final class Access {
         if (known.isPresent()) {
             return known.get();
         }
-        KeyCheck check = authenticator.check(Requests.apiKey(req));
+        KeyCheck check = checkCounted(req);
         req.context().register(CHECKED_KEY, check);
         return check;
+    }
+
+    /**
+     * Checks the key and counts an unknown one against the client's address. A client past its
+     * allowance gets 429 for a key this node does not know, without a lookup or a wait.
+     */
+    private KeyCheck checkCounted(ServerRequest req) {
+        String client = clients.of(req);
+        boolean exhausted = failures.exhausted(client);
+        KeyCheck check = authenticator.check(Requests.apiKey(req), !exhausted);
+        if (check instanceof KeyCheck.Refused(KeyCheck.Reason reason) && reason == KeyCheck.Reason.UNKNOWN) {
+            if (exhausted) {
+                throw tooManyFailures(failures.retryAfterSeconds(client));
+            }
+            failures.failed(client);
+        }
+        return check;
+    }
+
+    private static ProblemException tooManyFailures(long retryAfterSeconds) {
+        return new ProblemException(
+                        429,
+                        "too_many_failed_authentications",
+                        "Too Many Requests",
+                        "Too many unknown API keys came from your address; retry in " + retryAfterSeconds + " s.")
+                .withHeader("Retry-After", Long.toString(retryAfterSeconds));
     }
 
     private static ProblemException unauthorized(KeyCheck.Reason reason) {

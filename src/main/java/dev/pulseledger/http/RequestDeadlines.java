@@ -70,5 +70,10 @@ public final class RequestDeadlines implements Http1ConnectionListener, AutoClos
     @Override
     public void close() {
         sweeper.shutdownNow();
+        try {
+            sweeper.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

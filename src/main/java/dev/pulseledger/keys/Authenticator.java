@@ -23,6 +23,14 @@ public final class Authenticator {
 
     /** Who {@code presentedKey} (the X-ApiKey header, if sent) belongs to, or why it is refused. */
     public KeyCheck check(Optional<String> presentedKey) {
+        return check(presentedKey, true);
+    }
+
+    /**
+     * As {@link #check(Optional)}; with {@code waitForNewKeys} false, a key unknown to this node is
+     * refused at once instead of waiting for the access feed to show keys just created elsewhere.
+     */
+    public KeyCheck check(Optional<String> presentedKey, boolean waitForNewKeys) {
         if (presentedKey.isEmpty()) {
             return new KeyCheck.Refused(KeyCheck.Reason.MISSING);
         }
@@ -34,7 +42,7 @@ public final class Authenticator {
         if (isAdminHash(hash)) {
             return new KeyCheck.Admin();
         }
-        Optional<KeyGrant> grant = directory.grant(hash).filter(g -> g.usableAt(clock.instant()));
+        Optional<KeyGrant> grant = directory.grant(hash, waitForNewKeys).filter(g -> g.usableAt(clock.instant()));
         if (grant.isEmpty()) {
             return new KeyCheck.Refused(KeyCheck.Reason.UNKNOWN);
         }

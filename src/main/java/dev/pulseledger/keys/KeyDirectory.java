@@ -44,8 +44,11 @@ public final class KeyDirectory implements AccessFeed.Listener {
         return directory;
     }
 
-    /** The grant of the key with this hash, as of now; empty when no such key exists. */
-    public Optional<KeyGrant> grant(String hash) {
+    /**
+     * The grant of the key with this hash, as of now; empty when no such key exists. A hash unknown
+     * here waits for the feed's next read if {@code waitForNewKeys}, in case another node just made it.
+     */
+    public Optional<KeyGrant> grant(String hash, boolean waitForNewKeys) {
         if (feed.trusted()) {
             Optional<KeyGrant> cached = grants.getIfPresent(hash);
             if (cached != null) {
@@ -53,6 +56,9 @@ public final class KeyDirectory implements AccessFeed.Listener {
             }
         }
         if (!hashes.contains(hash)) {
+            if (!waitForNewKeys) {
+                return Optional.empty();
+            }
             if (!feed.catchUp(MAX_CATCH_UP_WAIT)) {
                 throw new DatabaseUnavailableException("The list of keys could not be read in time", null);
             }

@@ -7,28 +7,41 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sqlite.SQLiteException;
 
 /** The connection pool, the schema migrations and the transaction boundary for one store. */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
-    private static final int SQLITE_BUSY = 5;
-    private static final int SQLITE_LOCKED = 6;
+    private static final String SET_STATEMENT_TIMEOUT = "SELECT set_config('statement_timeout', ?, true)";
+    private static final String PROBE_WRITE = "UPDATE write_probe SET probed_at = ? WHERE id = 1";
+    private static final Duration WRITE_PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private final Dialect dialect;
     private final HikariDataSource pool;
+    /** The statement timeout to set on each transaction; empty when the session carries it. */
+    private final Optional<String> transactionStatementTimeoutMillis;
+
     private final LongAdder transactions = new LongAdder();
 
-    private Database(Dialect dialect, HikariDataSource pool) {
+    private final FaultLog faultLog = new FaultLog();
+    /** When writes started failing for the whole node; 0 while they work. */
+    private final AtomicLong writeFaultSinceNanos = new AtomicLong();
+
+    private final AtomicLong lastProbeNanos = new AtomicLong(System.nanoTime() - WRITE_PROBE_INTERVAL.toNanos());
+
+    private Database(Dialect dialect, HikariDataSource pool, Settings settings) {
         this.dialect = dialect;
         this.pool = pool;
+        this.transactionStatementTimeoutMillis = dialect == Dialect.POSTGRESQL && settings.transactionPooler()
+                ? Optional.of(Long.toString(settings.statementTimeout().toMillis()))
+                : Optional.empty();
     }
 
     /** Settings of the pool and its connections. */
@@ -37,7 +50,19 @@ public final class Database implements AutoCloseable {
             int poolSize,
             Duration connectionTimeout,
             Duration statementTimeout,
-            Duration startupTimeout) {}
+            Duration startupTimeout,
+            boolean transactionPooler) {
+
+        /** Settings for a database reached directly or through a session-pooling pooler. */
+        public Settings(
+                String jdbcUrl,
+                int poolSize,
+                Duration connectionTimeout,
+                Duration statementTimeout,
+                Duration startupTimeout) {
+            this(jdbcUrl, poolSize, connectionTimeout, statementTimeout, startupTimeout, false);
+        }
+    }
 
     /** Opens the pool, waits for the database to answer, and migrates the schema. */
     public static Database open(Settings settings) {
@@ -64,7 +89,7 @@ public final class Database implements AutoCloseable {
             case POSTGRESQL -> configurePostgres(config, settings);
         }
         HikariDataSource pool = new HikariDataSource(config);
-        Database database = new Database(dialect, pool);
+        Database database = new Database(dialect, pool, settings);
         try {
             database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
@@ -101,8 +126,16 @@ public final class Database implements AutoCloseable {
 
     private static void configurePostgres(HikariConfig config, Settings settings) {
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
-        config.addDataSourceProperty(
-                "options", "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        if (settings.transactionPooler()) {
+            // A transaction-pooling pooler (PgBouncer) hands one server session to many clients: no
+            // server-side prepared statements (they live in a session) and no start-up options (it drops
+            // them); the statement timeout is set on each transaction instead (begin).
+            config.addDataSourceProperty("prepareThreshold", "0");
+        } else {
+            config.addDataSourceProperty(
+                    "options",
+                    "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        }
         String connectSeconds =
                 Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
         config.addDataSourceProperty("connectTimeout", connectSeconds);
@@ -197,11 +230,34 @@ public final class Database implements AutoCloseable {
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
     public <T> T inTransaction(SqlWork<T> work) {
         transactions.increment();
+        return transaction(work, true);
+    }
+
+    /**
+     * Runs read-only work outside an explicit transaction; behind a transaction pooler inside one, as
+     * only a transaction can carry the statement timeout there.
+     */
+    public <T> T read(SqlWork<T> work) {
+        transactions.increment();
+        if (transactionStatementTimeoutMillis.isPresent()) {
+            return transaction(work, false);
+        }
+        try (Connection connection = pool.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw fault(e, false);
+        }
+    }
+
+    private <T> T transaction(SqlWork<T> work, boolean writes) {
         try (Connection connection = pool.getConnection()) {
             begin(connection);
             try {
                 T result = work.run(connection);
                 connection.commit();
+                if (writes) {
+                    wrote();
+                }
                 return result;
             } catch (SQLException | RuntimeException e) {
                 // No setAutoCommit(true) afterwards: the pool restores it when the connection returns,
@@ -210,17 +266,7 @@ public final class Database implements AutoCloseable {
                 throw e;
             }
         } catch (SQLException e) {
-            throw translate(e);
-        }
-    }
-
-    /** Runs read-only work outside an explicit transaction. */
-    public <T> T read(SqlWork<T> work) {
-        transactions.increment();
-        try (Connection connection = pool.getConnection()) {
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw translate(e);
+            throw fault(e, writes);
         }
     }
 
@@ -239,6 +285,37 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * True unless writes fail for the whole node (a full disk, a read-only server, an outage). After such
+     * a failure this answers from a small probe write, at most one per second, so a node that no traffic
+     * reaches (its load balancer took it out) still finds out by itself that it can write again.
+     */
+    public boolean canWrite() {
+        if (writeFaultSinceNanos.get() == 0) {
+            return true;
+        }
+        long now = System.nanoTime();
+        long last = lastProbeNanos.get();
+        if (now - last >= WRITE_PROBE_INTERVAL.toNanos() && lastProbeNanos.compareAndSet(last, now)) {
+            try {
+                inTransaction(connection -> {
+                    try (PreparedStatement ps = connection.prepareStatement(PROBE_WRITE)) {
+                        ps.setLong(1, System.currentTimeMillis());
+                        return ps.executeUpdate();
+                    }
+                });
+            } catch (DatabaseUnavailableException | StoreException e) {
+                return false;
+            }
+        }
+        return writeFaultSinceNanos.get() == 0;
+    }
+
+    private void wrote() {
+        writeFaultSinceNanos.set(0);
+        faultLog.wrote();
+    }
+
+    /**
      * Starts a transaction. A connection whose BEGIN failed (SQLite busy past busy_timeout) leaves the
      * pool: sqlite-jdbc then believes a transaction is open while none is, and would run the next
      * borrower's statements one by one in auto-commit.
@@ -249,6 +326,12 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             pool.evictConnection(connection);
             throw e;
+        }
+        if (transactionStatementTimeoutMillis.isPresent()) {
+            try (PreparedStatement ps = connection.prepareStatement(SET_STATEMENT_TIMEOUT)) {
+                ps.setString(1, transactionStatementTimeoutMillis.get());
+                ps.execute();
+            }
         }
     }
 
@@ -263,25 +346,21 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Connection failures, statement timeouts and a busy SQLite file become 503s; every other SQL error
-     * is a bug and stays a 500.
+     * A database fault (see {@link SqlFaults}) becomes a {@link DatabaseUnavailableException}, logged once
+     * per episode; every other SQL error is a bug and stays a {@link StoreException}, answered 500.
      */
-    public static RuntimeException translate(SQLException e) {
-        String state = e.getSQLState();
-        boolean unavailable = e instanceof SQLTransientConnectionException
-                || (state != null && (state.startsWith("08") || state.equals("57P01")))
-                || (state != null && state.equals("57014"))
-                || isSqliteBusy(e);
-        if (unavailable) {
-            return new DatabaseUnavailableException("Database unavailable: " + e.getMessage(), e);
+    private RuntimeException fault(SQLException e, boolean writes) {
+        Optional<SqlFaults.Diagnosis> diagnosis = SqlFaults.diagnose(e);
+        if (diagnosis.isEmpty()) {
+            return new StoreException(e);
         }
-        return new StoreException(e);
-    }
-
-    /** SQLITE_BUSY or SQLITE_LOCKED (with any extended code): busy_timeout passed without the lock. */
-    private static boolean isSqliteBusy(SQLException e) {
-        int primaryCode = e.getErrorCode() & 0xff;
-        return e instanceof SQLiteException && (primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED);
+        Fault fault = diagnosis.get().fault();
+        if (writes && fault.stopsWrites()) {
+            writeFaultSinceNanos.compareAndSet(0, System.nanoTime());
+        }
+        faultLog.failed(diagnosis.get());
+        return new DatabaseUnavailableException(
+                fault, diagnosis.get().kind() + ": " + diagnosis.get().cause(), e);
     }
 
     @Override

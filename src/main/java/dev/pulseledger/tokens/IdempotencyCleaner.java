@@ -86,5 +86,10 @@ public final class IdempotencyCleaner implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

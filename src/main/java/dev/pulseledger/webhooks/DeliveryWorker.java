@@ -230,6 +230,9 @@ public final class DeliveryWorker implements AutoCloseable {
         stopping.countDown();
         try {
             thread.join(settings.requestTimeout().plusSeconds(1));
+            // Ends the client's selector thread too; an attempt still running past the join is cut off.
+            client.shutdownNow();
+            client.awaitTermination(Duration.ofSeconds(1));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
