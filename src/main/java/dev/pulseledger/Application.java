@@ -51,6 +51,7 @@ import dev.pulseledger.status.PulseHistoryRoutes;
 import dev.pulseledger.status.ServiceHistoryAdminRoutes;
 import dev.pulseledger.status.StatusHistory;
 import dev.pulseledger.statuspage.Branding;
+import dev.pulseledger.statuspage.StatusFeedRoutes;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.MicroBatcher;
@@ -243,13 +244,10 @@ public final class Application implements AutoCloseable {
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
-            new StatusPageRoutes(
-                            feed,
-                            incidents,
-                            history,
-                            clock,
-                            new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL)))
-                    .register(routes);
+            Branding branding =
+                    new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
+            new StatusPageRoutes(feed, incidents, history, clock, branding).register(routes);
+            new StatusFeedRoutes(feed, incidents, maintenances, clock, branding).register(routes);
         }
         routes.finish();
 

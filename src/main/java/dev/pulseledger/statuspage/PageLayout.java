@@ -21,11 +21,12 @@ final class PageLayout {
                 <meta name="color-scheme" content="light dark">
                 <title>%s</title>
                 <link rel="stylesheet" href="/status/status.css">
+                <link rel="alternate" type="application/atom+xml" title="%s incidents" href="/status/feed.atom">
                 <script src="/status/status.js" defer></script>
                 </head>
                 <body>
                 <header class="masthead"><div class="wrap">
-                """.formatted(Encode.forHtml(heading + " · " + title)));
+                """.formatted(Encode.forHtml(heading + " · " + title), Encode.forHtmlAttribute(title)));
         html.append("<p class=\"provider\">");
         if (branding.providerUrl().isPresent()) {
             html.append("<a href=\"")
@@ -53,6 +54,8 @@ final class PageLayout {
                 </main>
                 <footer class="wrap footer">
                 <p><span id="refresh-note">Times are in UTC.</span> <a href="%s">Reload this page</a> for the latest.</p>
+                <p>Also as an <a href="/status/feed.atom">Atom feed</a> and as
+                <a href="/status/api/v2/summary.json">Statuspage-compatible JSON</a>.</p>
                 </footer>
                 </body>
                 </html>
