@@ -35,6 +35,7 @@ import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.SpendingQueries;
+import dev.pulseledger.metrics.NodeMetrics;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
@@ -67,10 +68,6 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.security.SecureRandom;
@@ -124,12 +121,9 @@ public final class Application implements AutoCloseable {
 
     private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
-        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PrometheusMeterRegistry metrics = NodeMetrics.create();
         parts.add("metrics", metrics, metrics::close);
-        new JvmMemoryMetrics().bindTo(metrics);
         parts.add("garbage collection metrics", new JvmGcMetrics()).bindTo(metrics);
-        new JvmThreadMetrics().bindTo(metrics);
-        new ProcessorMetrics().bindTo(metrics);
 
         // Authentication reads through its own connections, so it never queues behind the spend writer.
         int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
@@ -154,6 +148,9 @@ public final class Application implements AutoCloseable {
                         transactionPooler)));
         countTransactions(metrics, database, "main");
         countTransactions(metrics, lookups, "lookups");
+        database.bindPoolMetrics(metrics, "main");
+        lookups.bindPoolMetrics(metrics, "lookups");
+        database.bindReachability(metrics);
         AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
         PlanStore plans = new PlanStore(database, accessChanges);
         AccountStore accounts = new AccountStore(database, accessChanges);
@@ -201,7 +198,8 @@ public final class Application implements AutoCloseable {
                                 events.webhookRetryBase(),
                                 events.webhookTimeout()),
                         clock,
-                        new SecureRandom()));
+                        new SecureRandom(),
+                        metrics));
         parts.add(
                 "idempotency cleaner",
                 new IdempotencyCleaner(
@@ -225,7 +223,8 @@ public final class Application implements AutoCloseable {
                         access,
                         statusChanges,
                         events.heartbeatInterval(),
-                        config.serverLimits().maxConcurrentRequests() / 2)
+                        config.serverLimits().maxConcurrentRequests() / 2,
+                        metrics)
                 .register(routes);
         BalanceReader balances = parts.add(
                 "balance reader", new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT)));

@@ -1,22 +1,26 @@
 package dev.pulseledger.accounts;
 
 import dev.pulseledger.http.Times;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** The JSON shape of a plan, the same for callers and operators. */
-public final class PlanJson {
-    private PlanJson() {}
+public record PlanJson(
+        String id,
+        String name,
+        String description,
+        @Nullable Long monthlyTokens,
+        @Nullable Long rateLimitPerMinute,
+        String createdAt,
+        String updatedAt) {
 
-    public static Map<String, Object> of(Plan plan) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", plan.id());
-        body.put("name", plan.name());
-        body.put("description", plan.description());
-        body.put("monthlyTokens", plan.monthlyTokens().orElse(null));
-        body.put("rateLimitPerMinute", plan.rateLimitPerMinute().orElse(null));
-        body.put("createdAt", Times.format(plan.createdAt()));
-        body.put("updatedAt", Times.format(plan.updatedAt()));
-        return body;
+    public static PlanJson of(Plan plan) {
+        return new PlanJson(
+                plan.id(),
+                plan.name(),
+                plan.description(),
+                plan.monthlyTokens().orElse(null),
+                plan.rateLimitPerMinute().orElse(null),
+                Times.format(plan.createdAt()),
+                Times.format(plan.updatedAt()));
     }
 }

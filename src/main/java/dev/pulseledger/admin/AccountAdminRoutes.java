@@ -6,6 +6,7 @@ import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.LedgerEntry;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.PageBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
@@ -22,12 +23,7 @@ import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /** Operator API for accounts: create, read, list, plan, status, credits and ledger. */
 public final class AccountAdminRoutes {
@@ -79,7 +75,7 @@ public final class AccountAdminRoutes {
     private void list(ServerRequest req, ServerResponse res) {
         int limit = Requests.pageSize(req);
         String after = Cursors.position(Requests.query(req, "cursor")).orElse("");
-        Responses.ok(res, pageBody(accounts.list(after, limit), AccountJson::account));
+        Responses.ok(res, PageBody.of(accounts.list(after, limit), AccountJson::account));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
@@ -118,13 +114,11 @@ public final class AccountAdminRoutes {
         String reason = body.optionalString("reason", 500).orElse("");
         switch (Queued.call(() -> ledger.credit(accountId, amount, reason))) {
             case CreditResult.Credited credited -> {
-                Map<String, Object> result = new LinkedHashMap<>();
-                result.put("accountId", accountId);
-                result.put("amount", amount);
-                result.put("reason", reason);
-                result.put("balance", credited.balance());
-                result.put("createdAt", Times.format(credited.at()));
-                Responses.json(res, 201, result);
+                Responses.json(
+                        res,
+                        201,
+                        new AccountJson.CreditBody(
+                                accountId, amount, reason, credited.balance(), Times.format(credited.at())));
             }
             case CreditResult.AccountNotFound notFound -> throw accountNotFound();
             case CreditResult.BalanceLimitReached limit ->
@@ -138,20 +132,11 @@ public final class AccountAdminRoutes {
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<LedgerEntry> page = accounts.ledger(account.id(), before, limit);
-        Responses.ok(res, pageBody(page, AccountJson::ledgerEntry));
+        Responses.ok(res, PageBody.of(page, AccountJson::ledgerEntry));
     }
 
     private Account existing(ServerRequest req) {
         return accounts.find(Requests.pathParam(req, "accountId")).orElseThrow(AccountAdminRoutes::accountNotFound);
-    }
-
-    static <T> Map<String, Object> pageBody(Page<T> page, Function<T, Map<String, Object>> json) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        List<Map<String, Object>> data = page.items().stream().map(json).toList();
-        body.put("data", data);
-        Optional<String> next = page.nextPosition().map(Cursors::encode);
-        body.put("nextCursor", next.orElse(null));
-        return body;
     }
 
     static ProblemException accountNotFound() {

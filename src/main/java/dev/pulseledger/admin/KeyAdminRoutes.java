@@ -1,6 +1,7 @@
 package dev.pulseledger.admin;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
@@ -15,7 +16,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -64,9 +64,7 @@ public final class KeyAdminRoutes {
                 new ApiKey(Ids.key(), accountId, name, Secrets.displayPrefix(secret), now, expiresAt, Optional.empty());
         keys.create(key, Secrets.sha256Hex(secret));
         authenticator.catchUp();
-        Map<String, Object> body201 = AccountJson.key(key);
-        body201.put("key", secret);
-        Responses.json(res, 201, body201);
+        Responses.json(res, 201, AccountJson.newKey(key, secret));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
@@ -76,11 +74,9 @@ public final class KeyAdminRoutes {
         }
         Responses.ok(
                 res,
-                Map.of(
-                        "data",
-                        keys.listForAccount(accountId).stream()
-                                .map(AccountJson::key)
-                                .toList()));
+                new DataList<>(keys.listForAccount(accountId).stream()
+                        .map(AccountJson::key)
+                        .toList()));
     }
 
     private void revoke(ServerRequest req, ServerResponse res) {

@@ -11,10 +11,9 @@ import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.ledger.LedgerCore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Operator API for the thresholds behind {@code balance.low} events: one per plan, optionally
@@ -75,20 +74,24 @@ public final class LowBalanceAdminRoutes {
         return body.optionalLong(FIELD, 1, LedgerCore.MAX_BALANCE);
     }
 
-    private static Map<String, Object> json(PlanThreshold plan) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("planId", plan.planId());
-        body.put(FIELD, plan.threshold().orElse(null));
-        return body;
+    record PlanThresholdBody(String planId, @Nullable Long lowBalanceThreshold) {}
+
+    record AccountThresholdBody(
+            String accountId,
+            @Nullable Long lowBalanceThreshold,
+            @Nullable Long planLowBalanceThreshold,
+            @Nullable Long effectiveLowBalanceThreshold) {}
+
+    private static PlanThresholdBody json(PlanThreshold plan) {
+        return new PlanThresholdBody(plan.planId(), plan.threshold().orElse(null));
     }
 
-    private static Map<String, Object> json(AccountThreshold account) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("accountId", account.accountId());
-        body.put(FIELD, account.own().orElse(null));
-        body.put("planLowBalanceThreshold", account.plan().orElse(null));
-        body.put("effectiveLowBalanceThreshold", account.effective().orElse(null));
-        return body;
+    private static AccountThresholdBody json(AccountThreshold account) {
+        return new AccountThresholdBody(
+                account.accountId(),
+                account.own().orElse(null),
+                account.plan().orElse(null),
+                account.effective().orElse(null));
     }
 
     private static ProblemException planNotFound() {

@@ -3,6 +3,7 @@ package dev.pulseledger.admin;
 import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
@@ -12,7 +13,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Set;
 
 /** Operator API for plans (CONTRACT §4). */
@@ -52,7 +52,7 @@ public final class PlanAdminRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Responses.ok(res, Map.of("data", plans.list().stream().map(PlanJson::of).toList()));
+        Responses.ok(res, new DataList<>(plans.list().stream().map(PlanJson::of).toList()));
     }
 
     private void get(ServerRequest req, ServerResponse res) {

@@ -1,5 +1,6 @@
 package dev.pulseledger.admin;
 
+import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
@@ -13,7 +14,6 @@ import dev.pulseledger.pulse.ServiceStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -44,12 +44,10 @@ public final class ServiceAdminRoutes {
     private void list(ServerRequest req, ServerResponse res) {
         Responses.ok(
                 res,
-                Map.of(
-                        "data",
-                        services.all().stream()
-                                .sorted(Service.PULSE_ORDER)
-                                .map(ServiceJson::forOperator)
-                                .toList()));
+                new DataList<>(services.all().stream()
+                        .sorted(Service.PULSE_ORDER)
+                        .map(ServiceJson::forOperator)
+                        .toList()));
     }
 
     private void get(ServerRequest req, ServerResponse res) {

@@ -11,6 +11,8 @@ import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -46,11 +48,19 @@ public final class PulseStreamRoutes {
      * @param maxStreamsPerNode open streams this node allows in all; each holds one of the server's
      *     concurrent requests, so this must stay well below that limit
      */
-    public PulseStreamRoutes(Access access, StatusChangeFeed feed, Duration heartbeatInterval, int maxStreamsPerNode) {
+    public PulseStreamRoutes(
+            Access access,
+            StatusChangeFeed feed,
+            Duration heartbeatInterval,
+            int maxStreamsPerNode,
+            MeterRegistry metrics) {
         this.access = access;
         this.feed = feed;
         this.heartbeatInterval = heartbeatInterval;
         this.permits = new StreamPermits(MAX_STREAMS_PER_KEY, Math.max(1, maxStreamsPerNode));
+        Gauge.builder("pulseledger.sse.streams.open", permits, StreamPermits::open)
+                .description("Event streams (/api/pulse/stream) open on this node")
+                .register(metrics);
     }
 
     public void register(RouteTable routes) {

@@ -43,7 +43,7 @@ public final class DirectErrors {
         return DirectHandler.TransportResponse.builder()
                 .status(Status.create(problem.status(), problem.title()))
                 .headers(headers)
-                .entity(Json.bytes(Responses.problemBody(problem)))
+                .entity(Json.bytes(ProblemBody.of(problem)))
                 .build();
     }
 

@@ -7,6 +7,7 @@ import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.store.MicroBatcher.Job;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
@@ -35,11 +36,19 @@ public final class LedgerWriter implements AutoCloseable {
         this.clock = clock;
         this.batchSizes = DistributionSummary.builder("pulseledger.spend.batch.size")
                 .description("Ledger commands committed together in one transaction")
+                .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
                 .register(metrics);
         this.batchTimes = Timer.builder("pulseledger.spend.batch")
                 .description("Time to decide and commit one batch of ledger commands")
                 .register(metrics);
         this.batcher = new MicroBatcher<>("ledger-writer", limits, this::applyBatch, OutcomeUnknownException::new);
+        Gauge.builder("pulseledger.spend.queue.depth", batcher, MicroBatcher::queued)
+                .description("Ledger commands (spends, reverts, credits) waiting for the writer; at the capacity"
+                        + " new ones get 503")
+                .register(metrics);
+        Gauge.builder("pulseledger.spend.queue.capacity", limits, MicroBatcher.Limits::maxQueueLength)
+                .description("The most ledger commands that may wait (--spend-queue-length)")
+                .register(metrics);
     }
 
     /**

@@ -2,6 +2,8 @@ package dev.pulseledger.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,6 +13,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToDoubleFunction;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -273,6 +276,53 @@ public final class Database implements AutoCloseable {
     /** How many units of work (transactions or single reads) this pool has run or tried to run. */
     public long transactions() {
         return transactions.sum();
+    }
+
+    /** 1 when the database answers a ping at scrape time, else 0: what the "database down" alert reads. */
+    public void bindReachability(MeterRegistry registry) {
+        Gauge.builder("pulseledger.database.up", this, database -> database.isReachable() ? 1 : 0)
+                .description("1 when the database answers a ping (as /health/ready checks), else 0")
+                .register(registry);
+    }
+
+    /** Gauges of this connection pool: connections in use, idle, the maximum, and threads waiting for one. */
+    public void bindPoolMetrics(MeterRegistry registry, String poolName) {
+        poolGauge(
+                registry,
+                poolName,
+                "active.connections",
+                "Database connections lent out",
+                bean -> bean.getHikariPoolMXBean().getActiveConnections());
+        poolGauge(
+                registry,
+                poolName,
+                "idle.connections",
+                "Open database connections waiting to be lent",
+                bean -> bean.getHikariPoolMXBean().getIdleConnections());
+        poolGauge(
+                registry,
+                poolName,
+                "max.connections",
+                "The most database connections of this pool (from --db-pool-size)",
+                HikariDataSource::getMaximumPoolSize);
+        poolGauge(
+                registry,
+                poolName,
+                "pending.threads",
+                "Threads waiting for a database connection",
+                bean -> bean.getHikariPoolMXBean().getThreadsAwaitingConnection());
+    }
+
+    private void poolGauge(
+            MeterRegistry registry,
+            String poolName,
+            String name,
+            String description,
+            ToDoubleFunction<HikariDataSource> value) {
+        Gauge.builder("pulseledger.db.pool." + name, pool, value)
+                .description(description + ", per pool (main: spends and the rest; lookups: keys)")
+                .tag("pool", poolName)
+                .register(registry);
     }
 
     /** True when the database answers a trivial query now. */

@@ -131,6 +131,11 @@ public final class MicroBatcher<T, R> implements AutoCloseable {
         jobs.forEach(job -> job.fail(failure));
     }
 
+    /** Items waiting for the worker now. */
+    public int queued() {
+        return queue.size();
+    }
+
     /** Stops taking items, finishes what is queued (for a bounded time), then fails what is left. */
     @Override
     public void close() {

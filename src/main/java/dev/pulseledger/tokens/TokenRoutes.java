@@ -22,6 +22,7 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,7 @@ public final class TokenRoutes {
     private final AccountStore accounts;
     private final PlanStore plans;
     private final MeterRegistry metrics;
+    private final Counter reverts;
 
     public TokenRoutes(
             Access access,
@@ -59,6 +61,9 @@ public final class TokenRoutes {
         this.accounts = accounts;
         this.plans = plans;
         this.metrics = metrics;
+        this.reverts = Counter.builder("pulseledger.reverts")
+                .description("Spendings reverted (refunded)")
+                .register(metrics);
     }
 
     public void register(RouteTable routes) {
@@ -119,7 +124,7 @@ public final class TokenRoutes {
         }
         switch (Queued.call(() -> ledger.revert(caller.accountId(), spendingId))) {
             case RevertResult.Reverted reverted -> {
-                metrics.counter("pulseledger.reverts").increment();
+                reverts.increment();
                 Responses.ok(res, TokenJson.reverted(reverted));
             }
             case RevertResult.NotFound notFound -> throw spendingNotFound();
@@ -199,7 +204,11 @@ public final class TokenRoutes {
             case SpendResult.IdempotencyKeyReused reused -> "idempotency_key_reused";
             case SpendResult.IdempotencyKeyInUse inUse -> "idempotency_key_in_use";
         };
-        metrics.counter("pulseledger.spends", "outcome", outcome).increment();
+        Counter.builder("pulseledger.spends")
+                .description("Spend requests by outcome; outcome=\"insufficient_balance\" is each 402")
+                .tag("outcome", outcome)
+                .register(metrics)
+                .increment();
     }
 
     private static ProblemException spendingNotFound() {

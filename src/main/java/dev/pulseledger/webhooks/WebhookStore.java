@@ -71,6 +71,8 @@ public final class WebhookStore {
     private static final String PRUNE_DELIVERIES = "DELETE FROM webhook_deliveries WHERE seq IN (SELECT seq FROM"
             + " webhook_deliveries WHERE status <> 'pending' AND created_at < ? ORDER BY seq LIMIT ?)";
 
+    private static final String COUNT_PENDING = "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'";
+
     private final Database database;
     private final String claimSql;
 
@@ -366,6 +368,17 @@ public final class WebhookStore {
                 ps.setLong(1, cutoff.toEpochMilli());
                 ps.setInt(2, limit);
                 return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Deliveries waiting for a first or further attempt, on every node (the partial index counts them). */
+    long pendingCount() {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(COUNT_PENDING);
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
             }
         });
     }
