@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -36,25 +37,29 @@ public final class JarNode implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts {@code java -jar target/pulseledger.jar serve} on a free port and waits until it listens. */
-    public static JarNode start(String databaseUrl) {
+    /**
+     * Starts {@code java -jar target/pulseledger.jar serve} on a free port, with any further
+     * {@code serve} flags, and waits until it listens.
+     */
+    public static JarNode start(String databaseUrl, String... extraFlags) {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR + " is missing: integration tests run after `./mvnw package`");
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(List.of(
-                        java,
-                        "-Xmx256m",
-                        "-jar",
-                        JAR.toString(),
-                        "serve",
-                        "--host",
-                        "127.0.0.1",
-                        "--port",
-                        "0",
-                        "--database-url",
-                        databaseUrl))
-                .redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx256m",
+                "-jar",
+                JAR.toString(),
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--database-url",
+                databaseUrl));
+        command.addAll(List.of(extraFlags));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         // Through the environment, not a flag, so the key does not show in the process list.
         builder.environment().put("PULSELEDGER_ADMIN_KEY", TestNode.ADMIN_KEY);
         Process process;
