@@ -40,9 +40,11 @@ import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.ratelimit.FailedAuthLimiter;
+import dev.pulseledger.ratelimit.LocalRateLimiter;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
+import dev.pulseledger.ratelimit.RedisRateLimiter;
 import dev.pulseledger.status.IncidentAdminRoutes;
 import dev.pulseledger.status.IncidentStore;
 import dev.pulseledger.status.MaintenanceAdminRoutes;
@@ -214,7 +216,7 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(access, planLimits, new RateLimiter()));
+        routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
@@ -279,6 +281,14 @@ public final class Application implements AutoCloseable {
                 tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase());
         return new Application(parts, server, routes);
+    }
+
+    /** Each node counts alone unless Redis is configured; then every node shares each key's bucket. */
+    private static RateLimiter rateLimiter(Config config, Clock clock, StartedParts parts) {
+        RateLimiter local = new LocalRateLimiter();
+        return config.get(Settings.REDIS_URL)
+                .<RateLimiter>map(url -> parts.add("redis rate limiter", RedisRateLimiter.of(url, local, clock)))
+                .orElse(local);
     }
 
     private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {

@@ -140,6 +140,13 @@ public final class Settings {
             "",
             "Proxies whose X-Forwarded-For names the client address; from any other peer it is ignored.");
 
+    public static final Setting<Optional<String>> REDIS_URL = declareSecret(
+            "redis-url",
+            Kind.optional(Kind.text(
+                    "a redis:// or rediss:// URL",
+                    url -> (url.startsWith("redis://") || url.startsWith("rediss://")) && url.length() <= 2000)),
+            "Redis that shares plan rate limits across nodes; without it each node counts on its own.");
+
     private Settings() {}
 
     /** Every declared setting, in declaration order (the order of the README table and of --help). */

@@ -44,8 +44,6 @@ public final class FailedAuthLimiter {
     }
 
     private Bucket newBucket() {
-        return Bucket.builder()
-                .addLimit(limit -> limit.capacity(perMinute).refillGreedy(perMinute, RateLimiter.WINDOW))
-                .build();
+        return Bucket.builder().addLimit(RateLimiter.perMinute(perMinute)).build();
     }
 }

@@ -405,7 +405,7 @@ public final class Database implements AutoCloseable {
             return new StoreException(e);
         }
         Fault fault = diagnosis.get().fault();
-        if (writes && fault.stopsWrites()) {
+        if (writes && diagnosis.get().nodeWide()) {
             writeFaultSinceNanos.compareAndSet(0, System.nanoTime());
         }
         faultLog.failed(diagnosis.get());

@@ -39,9 +39,4 @@ public enum Fault {
     public Duration retryAfter() {
         return retryAfter;
     }
-
-    /** True when the whole node cannot write, not just one account. */
-    public boolean stopsWrites() {
-        return this != ACCOUNT_BUSY;
-    }
 }

@@ -28,7 +28,7 @@ final class FaultLog {
     synchronized void failed(Diagnosis diagnosis) {
         long now = System.nanoTime();
         String key = diagnosis.fault().code() + " (" + diagnosis.kind() + ")";
-        writesFailing |= diagnosis.fault().stopsWrites();
+        writesFailing |= diagnosis.nodeWide();
         Episode episode = episodes.get(key);
         if (episode == null || now - episode.lastSeenNanos > QUIET_ENDS_EPISODE.toNanos()) {
             LOG.warn(
@@ -37,7 +37,7 @@ final class FaultLog {
                     diagnosis.kind(),
                     diagnosis.cause(),
                     diagnosis.advice());
-            episodes.put(key, new Episode(diagnosis.fault(), now));
+            episodes.put(key, new Episode(diagnosis.nodeWide(), now));
             return;
         }
         episode.lastSeenNanos = now;
@@ -58,8 +58,8 @@ final class FaultLog {
     }
 
     /**
-     * A write committed: every fault that stopped all writes is over. One account's busy lock is not:
-     * other accounts write meanwhile.
+     * A write committed: every fault that stopped all writes is over. One that failed only its own
+     * transaction (a busy account, a timeout) is not: other writes go on meanwhile.
      */
     void wrote() {
         if (writesFailing) {
@@ -70,7 +70,7 @@ final class FaultLog {
     private synchronized void recovered() {
         long now = System.nanoTime();
         episodes.forEach((key, episode) -> {
-            if (episode.fault.stopsWrites() && !episode.recovered) {
+            if (episode.nodeWide && !episode.recovered) {
                 episode.recovered = true;
                 if (now - episode.lastRecoveryLogNanos >= INTERVAL.toNanos()) {
                     episode.lastRecoveryLogNanos = now;
@@ -83,7 +83,7 @@ final class FaultLog {
 
     /** One kind of fault while it lasts. */
     private static final class Episode {
-        private final Fault fault;
+        private final boolean nodeWide;
         private long lastSeenNanos;
         private long lastSummaryNanos;
         private long lastRecoveryLogNanos;
@@ -91,8 +91,8 @@ final class FaultLog {
         private long sinceSummary;
         private boolean recovered;
 
-        Episode(Fault fault, long nowNanos) {
-            this.fault = fault;
+        Episode(boolean nodeWide, long nowNanos) {
+            this.nodeWide = nodeWide;
             this.lastSeenNanos = nowNanos;
             this.lastSummaryNanos = nowNanos;
             this.lastRecoveryLogNanos = nowNanos - INTERVAL.toNanos();

@@ -85,6 +85,9 @@ class DiskFullTest {
                         .isEmpty();
                 assertThat(Duration.ofNanos(spends.slowestNanos())).isLessThan(HANG);
             }
+            System.out.printf(
+                    "DiskFullTest: %s, slowest answer %d ms, %d log lines%n",
+                    spends.statuses(), Duration.ofNanos(spends.slowestNanos()).toMillis(), log.printedLineCount());
             assertThat(log.printedLineCount())
                     .as("log lines of the whole episode:\n" + String.join("\n", log.lines()))
                     .isLessThanOrEqualTo(MAX_LOG_LINES);

@@ -39,6 +39,20 @@ class SqlFaultsTest {
                 .contains(code);
     }
 
+    @ParameterizedTest(name = "SQLSTATE {0} stops every write of the node: {1}")
+    @CsvSource({
+        "08006, true", // the database is gone: readiness reports it
+        "25006, true", // read-only server
+        "53100, true", // disk full
+        "57014, false", // one statement timed out; others may well commit
+        "40001, false", // one transaction conflicted
+        "55P03, false", // one account's lock is held elsewhere
+    })
+    void onlyFaultsThatStopEveryWriteMakeTheNodeUnready(String state, boolean nodeWide) {
+        assertThat(SqlFaults.diagnose(new SQLException("reported", state)).map(SqlFaults.Diagnosis::nodeWide))
+                .contains(nodeWide);
+    }
+
     @ParameterizedTest(name = "SQLSTATE {0} is a bug")
     @CsvSource({"23505", "42P01", "42703", "22003", "XX000"})
     void otherSqlStatesAreBugs(String state) {
