@@ -239,7 +239,7 @@ public final class Application implements AutoCloseable {
         new ServiceHistoryAdminRoutes(history, services).register(routes);
         new IncidentAdminRoutes(incidents, feed, clock).register(routes);
         new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
-        new PulseHistoryRoutes(access, incidents, history, services, clock).register(routes);
+        new PulseHistoryRoutes(access, incidents, history, feed, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
