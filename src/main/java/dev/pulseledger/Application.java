@@ -26,6 +26,7 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.http.UnreadBodyCloses;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
@@ -76,6 +77,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -216,6 +218,7 @@ public final class Application implements AutoCloseable {
 
         HttpRouting.Builder routing = HttpRouting.builder();
         routing.addFilter(new RequestFilter(metrics));
+        routing.addFilter(new UnreadBodyCloses());
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
@@ -279,7 +282,7 @@ public final class Application implements AutoCloseable {
                 "Pulseledger listening on port {} ({}) with a {} database",
                 server.port(),
                 tls.isPresent() ? "HTTPS" : "HTTP",
-                database.dialect().name().toLowerCase());
+                database.dialect().name().toLowerCase(Locale.ROOT));
         return new Application(parts, server, routes);
     }
 

@@ -3,6 +3,7 @@ package dev.pulseledger.cli;
 import static dev.pulseledger.cli.Output.column;
 
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,6 +32,7 @@ public final class IncidentsCommand extends CommandGroup {
                 names = "--service",
                 paramLabel = "SERVICE_ID=STATUS",
                 description = "Sets a service's status with this update; repeat for more services.")
+        @Nullable
         Map<String, String> services;
 
         RequestBody addTo(RequestBody body) {

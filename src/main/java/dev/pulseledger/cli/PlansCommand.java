@@ -3,6 +3,7 @@ package dev.pulseledger.cli;
 import static dev.pulseledger.cli.Output.column;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,15 +22,18 @@ public final class PlansCommand extends CommandGroup {
     /** The plan fields that both create and update may set. */
     static final class PlanFields {
         @Option(names = "--description", paramLabel = "TEXT", description = "What the plan is for.")
+        @Nullable
         String description;
 
         @Option(names = "--monthly-tokens", paramLabel = "N", description = "Tokens the plan grants per month.")
+        @Nullable
         Long monthlyTokens;
 
         @Option(
                 names = "--rate-limit-per-minute",
                 paramLabel = "N",
                 description = "Requests per minute per caller key.")
+        @Nullable
         Long rateLimitPerMinute;
 
         RequestBody addTo(RequestBody body) {
@@ -87,7 +91,7 @@ public final class PlansCommand extends CommandGroup {
                 Output.record());
     }
 
-    private static Long number(JsonNode value) {
+    private static @Nullable Long number(JsonNode value) {
         return value.isIntegralNumber() ? value.longValue() : null;
     }
 

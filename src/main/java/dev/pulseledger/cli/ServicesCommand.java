@@ -2,6 +2,7 @@ package dev.pulseledger.cli;
 
 import static dev.pulseledger.cli.Output.column;
 
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,18 +33,23 @@ public final class ServicesCommand extends CommandGroup {
     /** The service fields that both put and update may set. */
     static final class ServiceFields {
         @Option(names = "--description", paramLabel = "TEXT")
+        @Nullable
         String description;
 
         @Option(names = "--status", paramLabel = "STATUS", description = STATUSES)
+        @Nullable
         String status;
 
         @Option(names = "--spotlighted", negatable = true, description = "Listed before the others.")
+        @Nullable
         Boolean spotlighted;
 
         @Option(names = "--position", paramLabel = "N", description = "Order inside its group, ascending.")
+        @Nullable
         Integer position;
 
         @Option(names = "--public", negatable = true, description = "Listed by GET /api/pulse.")
+        @Nullable
         Boolean listed;
 
         RequestBody addTo(RequestBody body) {

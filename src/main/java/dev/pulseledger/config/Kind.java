@@ -59,6 +59,7 @@ public record Kind<T>(String accepts, Function<String, Optional<T>> parser, bool
     }
 
     /** Either nothing (an empty text) or a value of {@code kind}. */
+    @SuppressWarnings("OptionalMapToOptional") // the value is itself optional: empty when not given
     public static Kind<Optional<String>> optional(Kind<String> kind) {
         return new Kind<>(
                 kind.accepts + ", or nothing",

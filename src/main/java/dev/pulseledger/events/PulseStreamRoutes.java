@@ -67,6 +67,7 @@ public final class PulseStreamRoutes {
         routes.get(PATH, this::stream);
     }
 
+    @SuppressWarnings("try") // the permit is held for the stream's lifetime and released by closing it
     private void stream(ServerRequest req, ServerResponse res) {
         Caller caller = access.caller(req);
         long resumeAfter = lastEventId(req);
@@ -77,7 +78,7 @@ public final class PulseStreamRoutes {
             res.header(HeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
             // Proxies such as nginx would otherwise buffer the stream.
             res.header("X-Accel-Buffering", "no");
-            if (req.prologue().method() == Method.HEAD) {
+            if (req.prologue().method().equals(Method.HEAD)) {
                 res.send();
                 return;
             }

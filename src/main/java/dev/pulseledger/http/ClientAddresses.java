@@ -44,7 +44,7 @@ public final class ClientAddresses {
         List<String> hops = new ArrayList<>();
         if (req.headers().contains(HeaderNames.X_FORWARDED_FOR)) {
             for (String value : req.headers().get(HeaderNames.X_FORWARDED_FOR).allValues()) {
-                for (String hop : value.split(",")) {
+                for (String hop : value.split(",", -1)) {
                     hops.add(hop.trim());
                 }
             }

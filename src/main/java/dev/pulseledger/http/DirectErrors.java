@@ -52,6 +52,9 @@ public final class DirectErrors {
         if (code == 400 && HEADERS_TOO_LARGE.equals(message)) {
             code = 431;
         }
+        if (code == 400 && FramedConnection.MALFORMED_BODY.equals(message)) {
+            return Requests.invalidBody();
+        }
         return switch (code) {
             case 413 -> Requests.tooLarge();
             case 414 -> problem(414, "uri_too_long", "URI Too Long", "The request line (path and query) is too long.");

@@ -58,13 +58,13 @@ public final class RouteTable {
     private RouteTable add(Method method, String pathTemplate, Handler handler) {
         Handler guarded = pathTemplate.startsWith(ADMIN_PREFIX) ? adminOnly(handler) : handler;
         routing.route(method, pathTemplate, guarded);
-        if (method == Method.GET) {
+        if (method.equals(Method.GET)) {
             routing.route(Method.HEAD, pathTemplate, guarded);
         }
         patterns.computeIfAbsent(pathTemplate, RouteTable::compile);
         Set<String> methods = methodsByTemplate.computeIfAbsent(pathTemplate, t -> new TreeSet<>());
         methods.add(method.text());
-        if (method == Method.GET) {
+        if (method.equals(Method.GET)) {
             methods.add(Method.HEAD.text());
         }
         routes.add(new Route(method.text(), pathTemplate));

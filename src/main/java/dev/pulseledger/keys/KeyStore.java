@@ -50,7 +50,7 @@ public final class KeyStore {
     }
 
     public void create(ApiKey key, String keyHash) {
-        database.inTransaction(connection -> {
+        database.runInTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
                 ps.setString(1, key.id());
                 ps.setString(2, key.accountId());
@@ -62,7 +62,6 @@ public final class KeyStore {
                 ps.executeUpdate();
             }
             changes.append(connection, AccessChange.Kind.KEY, keyHash);
-            return null;
         });
     }
 
@@ -126,7 +125,7 @@ public final class KeyStore {
 
     /** Hands every key hash that is not revoked to {@code sink}, a page of rows at a time. */
     public void forEachKeyHash(Consumer<String> sink) {
-        lookups.inTransaction(connection -> {
+        lookups.runInTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_HASHES)) {
                 ps.setFetchSize(HASH_FETCH_SIZE);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -135,7 +134,6 @@ public final class KeyStore {
                     }
                 }
             }
-            return null;
         });
     }
 

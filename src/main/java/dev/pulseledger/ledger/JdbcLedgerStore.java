@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The part of a ledger round that is the same SQL on every database: reading spendings, plans and
@@ -222,7 +223,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         return spending.reverted() ? "reverted" : "active";
     }
 
-    static Long epochMillis(Optional<Instant> instant) {
+    static @Nullable Long epochMillis(Optional<Instant> instant) {
         return instant.map(Instant::toEpochMilli).orElse(null);
     }
 }

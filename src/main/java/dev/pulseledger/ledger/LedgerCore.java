@@ -9,7 +9,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rules of every balance change, free of SQL, HTTP and clocks: given the locked state of the
@@ -116,11 +118,14 @@ public final class LedgerCore {
 
         /** Raises balance.low when this spend takes the balance from >= threshold to below it. */
         private void noteLowBalance(String accountId, long before, long after, String spendingId) {
-            state.accounts().get(accountId).lowBalanceThreshold().ifPresent(threshold -> {
-                if (before >= threshold && after < threshold) {
-                    events.add(NewEvent.balanceLow(accountId, before, after, threshold, spendingId));
-                }
-            });
+            // The spend was decided on this account, so the state holds it.
+            Objects.requireNonNull(state.accounts().get(accountId), accountId)
+                    .lowBalanceThreshold()
+                    .ifPresent(threshold -> {
+                        if (before >= threshold && after < threshold) {
+                            events.add(NewEvent.balanceLow(accountId, before, after, threshold, spendingId));
+                        }
+                    });
         }
 
         RevertResult revert(LedgerCommand.Revert command) {
@@ -149,8 +154,8 @@ public final class LedgerCore {
             return new RevertResult.Reverted(reverted, after);
         }
 
-        /** The spending as this batch left it, else as the store read it. */
-        private Spending current(String spendingId) {
+        /** The spending as this batch left it, else as the store read it; null when neither knows it. */
+        private @Nullable Spending current(String spendingId) {
             Spending decidedHere = newSpendings.getOrDefault(spendingId, revertedEarlierSpendings.get(spendingId));
             return decidedHere != null ? decidedHere : state.spendings().get(spendingId);
         }

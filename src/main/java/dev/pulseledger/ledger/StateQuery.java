@@ -24,6 +24,8 @@ public record StateQuery(
         Set<String> planIds) {
 
     /**
+     * What must be read to decide {@code commands}.
+     *
      * @param retry true when an earlier attempt of these commands may have committed
      */
     public static StateQuery of(List<LedgerCommand> commands, boolean retry) {

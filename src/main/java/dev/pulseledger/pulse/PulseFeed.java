@@ -28,6 +28,7 @@ public final class PulseFeed {
      * What callers see: the ordered public services, the incidents and maintenance windows that
      * touch them (showing only public services), the JSON body and its entity tag.
      */
+    @SuppressWarnings("ArrayRecordComponent") // the JSON is sent as is, never compared or changed
     public record Snapshot(
             List<Service> services,
             List<Incident> activeIncidents,

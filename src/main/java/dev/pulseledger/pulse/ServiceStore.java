@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /** SQL for the provider's services. */
 public final class ServiceStore {
@@ -163,7 +164,7 @@ public final class ServiceStore {
     private static void recordHistory(
             Connection connection,
             String serviceId,
-            ServiceStatus from,
+            @Nullable ServiceStatus from,
             ServiceStatus to,
             StatusSource source,
             Instant at)

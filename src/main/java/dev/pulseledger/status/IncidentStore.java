@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -245,7 +246,8 @@ public final class IncidentStore {
                 ps.addBatch();
                 services.changeStatus(
                                 connection,
-                                locked.get(entry.getKey()),
+                                // lockServices found every service of the change, or the change was refused.
+                                Objects.requireNonNull(locked.get(entry.getKey()), entry.getKey()),
                                 entry.getValue(),
                                 StatusSource.incident(incidentId),
                                 change.at())

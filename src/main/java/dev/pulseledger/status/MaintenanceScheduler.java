@@ -29,6 +29,8 @@ public final class MaintenanceScheduler implements AutoCloseable {
     }
 
     /**
+     * Starts a scheduler that checks every {@code interval} for maintenance windows to begin or end.
+     *
      * @param changed told after this node took a step, so its own caches show the new statuses at once
      */
     public static MaintenanceScheduler start(MaintenanceStore store, Clock clock, Duration interval, Runnable changed) {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /** JSON shapes of incidents, maintenance windows, status history and uptime. */
 public final class StatusJson {
@@ -100,7 +101,7 @@ public final class StatusJson {
         return body;
     }
 
-    private static String time(Optional<Instant> instant) {
+    private static @Nullable String time(Optional<Instant> instant) {
         return instant.map(Times::format).orElse(null);
     }
 }

@@ -26,6 +26,8 @@ public final class UptimeCalculator {
     private record Stretch(Instant from, Instant to, ServiceStatus status) {}
 
     /**
+     * The service's uptime over the last {@code days} days up to {@code now}.
+     *
      * @param createdAt when the service came to exist
      * @param current its status now
      * @param changes its changes at or after the first day's start, in the order they happened

@@ -168,6 +168,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    @SuppressWarnings("try") // borrowing a connection is the test; it goes straight back
     private void awaitReachable(Duration timeout, String target) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -191,9 +192,9 @@ public final class Database implements AutoCloseable {
      * unknown host, no such database, bad password) is what an operator can act on.
      */
     private static String reason(SQLException e) {
-        return e.getCause() != null && e.getCause().getMessage() != null
-                ? e.getCause().getMessage()
-                : e.getMessage();
+        Throwable cause = e.getCause();
+        String causeMessage = cause == null ? null : cause.getMessage();
+        return causeMessage != null ? causeMessage : String.valueOf(e.getMessage());
     }
 
     /** The URL without its query string or user info, either of which may hold a password. */
@@ -236,6 +237,14 @@ public final class Database implements AutoCloseable {
         return transaction(work, true);
     }
 
+    /** Like {@link #inTransaction(SqlWork)}, for work that returns nothing. */
+    public void runInTransaction(SqlAction work) {
+        inTransaction(connection -> {
+            work.run(connection);
+            return Boolean.TRUE;
+        });
+    }
+
     /**
      * Runs read-only work outside an explicit transaction; behind a transaction pooler inside one, as
      * only a transaction can carry the statement timeout there.
@@ -250,6 +259,14 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             throw fault(e, false);
         }
+    }
+
+    /** Like {@link #read(SqlWork)}, for work that returns nothing. */
+    public void runRead(SqlAction work) {
+        read(connection -> {
+            work.run(connection);
+            return Boolean.TRUE;
+        });
     }
 
     private <T> T transaction(SqlWork<T> work, boolean writes) {

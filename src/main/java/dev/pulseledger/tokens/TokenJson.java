@@ -6,6 +6,7 @@ import dev.pulseledger.ledger.SpendResult;
 import dev.pulseledger.ledger.Spending;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The JSON shapes of the caller's token API (CONTRACT §3). */
 final class TokenJson {
@@ -13,14 +14,24 @@ final class TokenJson {
 
     record SpentBody(String spendingId, long amount, long balance, String status, String createdAt) {}
 
-    record SpendingBody(String spendingId, long amount, String status, String createdAt, String revertedAt) {}
+    record SpendingBody(
+            String spendingId,
+            long amount,
+            String status,
+            String createdAt,
+            @Nullable String revertedAt) {}
 
     record RevertedBody(
-            String spendingId, long amount, String status, String createdAt, String revertedAt, long balance) {}
+            String spendingId,
+            long amount,
+            String status,
+            String createdAt,
+            @Nullable String revertedAt,
+            long balance) {}
 
     record BalanceBody(long balance) {}
 
-    record SpendingPage(List<SpendingBody> data, String nextCursor) {}
+    record SpendingPage(List<SpendingBody> data, @Nullable String nextCursor) {}
 
     static SpentBody spent(SpendResult.Spent spent) {
         Spending spending = spent.spending();

@@ -37,7 +37,7 @@ public final class LedgerVerifier {
 
     public List<Mismatch> verify() {
         List<Mismatch> mismatches = new ArrayList<>();
-        database.read(connection -> {
+        database.runRead(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(BALANCES);
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -50,7 +50,6 @@ public final class LedgerVerifier {
                     checkRefunds(rs, mismatches);
                 }
             }
-            return null;
         });
         return mismatches;
     }

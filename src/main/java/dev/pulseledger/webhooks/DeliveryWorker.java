@@ -140,7 +140,7 @@ public final class DeliveryWorker implements AutoCloseable {
         }
         try (ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor()) {
             for (ClaimedDelivery delivery : claimed) {
-                senders.submit(() -> deliver(delivery, claim));
+                senders.execute(() -> deliver(delivery, claim));
             }
         }
         return claimed.size();

@@ -46,6 +46,7 @@ public final class WebhookStore {
                     + " VALUES (?, ?, ?, 'pending', 0, ?, ?)";
 
     /** Claims due deliveries by stamping them with a token and a lease; SKIP LOCKED keeps nodes apart. */
+    @SuppressWarnings("InlineFormatString") // the SQL reads better whole, with its one dialect hole
     private static final String CLAIM = "UPDATE webhook_deliveries SET claim = ?, attempts = attempts + 1,"
             + " next_attempt_at = ? WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending'"
             + " AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?%s)";
@@ -151,7 +152,8 @@ public final class WebhookStore {
                 }
             }
             return webhooks.values().stream()
-                    .map(w -> new Webhook(w.id(), w.url(), w.description(), events.get(w.id()), w.createdAt()))
+                    .map(w -> new Webhook(
+                            w.id(), w.url(), w.description(), events.getOrDefault(w.id(), Set.of()), w.createdAt()))
                     .toList();
         }
     }
@@ -253,7 +255,7 @@ public final class WebhookStore {
             Delivery.Attempt attempt,
             DeliveryStatus status,
             Optional<Instant> nextAttemptAt) {
-        database.inTransaction(connection -> {
+        database.runInTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(FINISH)) {
                 ps.setString(1, status.wire());
                 Rows.setOptionalInstant(ps, 2, nextAttemptAt);
@@ -263,7 +265,7 @@ public final class WebhookStore {
                 ps.setString(4, delivery.deliveryId());
                 ps.setString(5, claim);
                 if (ps.executeUpdate() == 0) {
-                    return null;
+                    return;
                 }
             }
             try (PreparedStatement ps = connection.prepareStatement(INSERT_ATTEMPT)) {
@@ -279,7 +281,6 @@ public final class WebhookStore {
                 ps.setString(6, attempt.error().orElse(null));
                 ps.executeUpdate();
             }
-            return null;
         });
     }
 

@@ -49,6 +49,11 @@ public final class ExternalTool {
         return new ExternalTool(found.get());
     }
 
+    /** Where the tool is, for a test that starts it as a server rather than {@link #run} it. */
+    public Path path() {
+        return executable;
+    }
+
     /** Runs the tool with these arguments and {@code stdin} as its input, within two minutes. */
     public Result run(String stdin, String... arguments) {
         List<String> command = new ArrayList<>();

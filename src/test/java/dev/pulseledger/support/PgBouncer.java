@@ -17,10 +17,10 @@ import java.util.Map;
 /**
  * A real PgBouncer (Debian's package) in transaction pooling in front of the test PostgreSQL server, on
  * a free loopback port, with fewer server connections than a node has clients so that sessions are
- * really shared. PgBouncer refuses to run as root, so under root it runs as the postgres user.
+ * really shared. PgBouncer refuses to run as root, so under root it runs as the postgres user. Without
+ * PgBouncer a test is skipped on a workstation but fails under CI.
  */
 public final class PgBouncer implements AutoCloseable {
-    private static final Path BINARY = Path.of("/usr/sbin/pgbouncer");
     /** The deploy example this PgBouncer runs, so that the example is known to work. */
     private static final Path EXAMPLE = Path.of("deploy/pgbouncer.ini");
     /** What a test changes in the example: its own addresses, no password file, logs to stdout. */
@@ -43,16 +43,15 @@ public final class PgBouncer implements AutoCloseable {
 
     /** Starts PgBouncer in front of the server that {@code jdbcUrl} points at, and waits until it answers. */
     public static PgBouncer inFrontOf(String jdbcUrl) throws IOException {
-        if (!Files.isExecutable(BINARY)) {
-            throw new IllegalStateException(BINARY + " is missing: apt-get install pgbouncer (.ci/run does)");
-        }
+        Path binary = ExternalTool.require("pgbouncer", "apt-get install pgbouncer", Path.of("/usr/sbin"))
+                .path();
         URI server = URI.create(jdbcUrl.substring("jdbc:".length()));
         int port = freePort();
         Path folder = Files.createTempDirectory("pgbouncer-test");
         Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path ini = folder.resolve("pgbouncer.ini");
         Files.writeString(ini, testConfig(Files.readAllLines(EXAMPLE), server.getHost(), server.getPort(), port));
-        List<String> command = new ArrayList<>(List.of(BINARY.toString()));
+        List<String> command = new ArrayList<>(List.of(binary.toString()));
         if ("root".equals(System.getProperty("user.name"))) {
             command.addAll(List.of("-u", "postgres"));
         }

@@ -20,6 +20,7 @@ import java.util.stream.Stream;
  * A PostgreSQL primary and a synchronous streaming standby of their own, made with initdb and
  * pg_basebackup in a temporary folder on free ports, so a test can crash the primary and promote the
  * standby. PostgreSQL refuses to run as root, so under root every command runs as the postgres user.
+ * Without PostgreSQL's server programs a test is skipped on a workstation but fails under CI.
  */
 public final class PostgresPair implements AutoCloseable {
     private static final String DATABASE = "pulseledger";
@@ -154,17 +155,20 @@ public final class PostgresPair implements AutoCloseable {
     /** The newest installed PostgreSQL's programs (Debian keeps them out of PATH). */
     private static Path binaries() throws IOException {
         Path versions = Path.of("/usr/lib/postgresql");
-        if (!Files.isDirectory(versions)) {
-            throw new IllegalStateException("No PostgreSQL server programs under " + versions);
+        List<Path> folders = new ArrayList<>();
+        if (Files.isDirectory(versions)) {
+            try (Stream<Path> installed = Files.list(versions)) {
+                installed
+                        .filter(version -> version.getFileName().toString().matches("\\d+"))
+                        .sorted(Comparator.comparingInt((Path version) ->
+                                        Integer.parseInt(version.getFileName().toString()))
+                                .reversed())
+                        .forEach(version -> folders.add(version.resolve("bin")));
+            }
         }
-        try (Stream<Path> installed = Files.list(versions)) {
-            return installed
-                    .map(version -> version.resolve("bin"))
-                    .filter(bin -> Files.isExecutable(bin.resolve("initdb")))
-                    .max(Comparator.comparingInt(bin ->
-                            Integer.parseInt(bin.getParent().getFileName().toString())))
-                    .orElseThrow(() -> new IllegalStateException("No initdb under " + versions));
-        }
+        return ExternalTool.require("initdb", "apt-get install postgresql", folders.toArray(Path[]::new))
+                .path()
+                .getParent();
     }
 
     private void runPostgres(String program, String... arguments) throws IOException, InterruptedException {
