@@ -1,5 +1,6 @@
 package dev.pulseledger.admin;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.LedgerEntry;
 import dev.pulseledger.http.Times;
@@ -22,16 +23,8 @@ final class AccountJson {
             @Nullable String expiresAt,
             @Nullable String revokedAt) {}
 
-    /** A new key with its secret, shown this once. */
-    record NewKeyBody(
-            String id,
-            String accountId,
-            String name,
-            String prefix,
-            String createdAt,
-            @Nullable String expiresAt,
-            @Nullable String revokedAt,
-            String key) {}
+    /** A new key with its secret, shown this once: the key's fields, then {@code key}. */
+    record NewKeyBody(@JsonUnwrapped KeyBody details, String key) {}
 
     record LedgerEntryBody(
             String kind,
@@ -65,16 +58,7 @@ final class AccountJson {
     }
 
     static NewKeyBody newKey(ApiKey key, String secret) {
-        KeyBody body = key(key);
-        return new NewKeyBody(
-                body.id(),
-                body.accountId(),
-                body.name(),
-                body.prefix(),
-                body.createdAt(),
-                body.expiresAt(),
-                body.revokedAt(),
-                secret);
+        return new NewKeyBody(key(key), secret);
     }
 
     static LedgerEntryBody ledgerEntry(LedgerEntry entry) {

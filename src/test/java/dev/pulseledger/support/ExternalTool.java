@@ -18,8 +18,13 @@ import org.junit.jupiter.api.Assumptions;
  * skipped on a workstation but fails under CI, where .ci/run installs it.
  */
 public final class ExternalTool {
-    /** What a run printed (stdout and stderr together) and how it ended. */
-    public record Result(int exitCode, String output) {}
+    /** What a run printed and how it ended. */
+    public record Result(int exitCode, String stdout, String stderr) {
+        /** Both streams, stdout first. */
+        public String output() {
+            return stdout + stderr;
+        }
+    }
 
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
@@ -60,8 +65,10 @@ public final class ExternalTool {
         command.add(executable.toString());
         command.addAll(List.of(arguments));
         try {
-            Process process =
-                    new ProcessBuilder(command).redirectErrorStream(true).start();
+            Path errors = Files.createTempFile("tool-stderr", ".txt");
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.to(errors.toFile()))
+                    .start();
             try (var in = process.getOutputStream()) {
                 in.write(stdin.getBytes(StandardCharsets.UTF_8));
             }
@@ -70,7 +77,9 @@ public final class ExternalTool {
                 process.destroyForcibly();
                 Assertions.fail(executable + " did not finish within " + TIMEOUT);
             }
-            return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+            String stderr = Files.readString(errors);
+            Files.delete(errors);
+            return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8), stderr);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
