@@ -23,14 +23,18 @@ final class UptimeBars {
                 .append(Encode.forHtmlAttribute(description(report)))
                 .append("\">\n");
         for (UptimeReport.Day day : report.days()) {
-            html.append("<span class=\"bar tone-")
-                    .append(day.worst().map(s -> StatusWords.of(s).tone()).orElse("none"))
-                    .append("\" title=\"")
-                    .append(PageText.date(day.date()))
-                    .append(": ")
-                    .append(day.uptime().isPresent() ? PageText.percent(day.uptime()) + " uptime" : "no data")
-                    .append("\"></span>\n");
+            html.append("<span class=\"").append(barClass(day)).append('"');
+            // A whole good day needs no tooltip; it keeps the page small (90 bars a service).
+            if (day.worst().isEmpty() || day.worst().get() != ServiceStatus.OPERATIONAL) {
+                html.append(" title=\"")
+                        .append(PageText.date(day.date()))
+                        .append(": ")
+                        .append(day.uptime().isPresent() ? PageText.percent(day.uptime()) + " uptime" : "no data")
+                        .append('"');
+            }
+            html.append("></span>");
         }
+        html.append('\n');
         html.append("</div>\n<p class=\"uptime-legend\"><span class=\"wide\">")
                 .append(days)
                 .append(" days ago</span><span class=\"narrow\">")
@@ -39,6 +43,20 @@ final class UptimeBars {
                 .append(PageText.percent(report.uptime()))
                 .append(report.uptime().isPresent() ? " uptime" : "")
                 .append("</span><span>Today</span></p>\n</div>\n");
+    }
+
+    /** A short class per day's worst status (status.css colours it): bars are the bulk of the page. */
+    private static String barClass(UptimeReport.Day day) {
+        return day.worst()
+                .map(status -> switch (status) {
+                    case OPERATIONAL -> "ok";
+                    case DEGRADED_PERFORMANCE -> "dp";
+                    case PARTIAL_OUTAGE -> "po";
+                    case MAJOR_OUTAGE -> "mo";
+                    case UNDER_MAINTENANCE -> "um";
+                    case UNKNOWN -> "uk";
+                })
+                .orElse("nd");
     }
 
     /** The text alternative: the period's uptime, then the worst days. */

@@ -116,10 +116,17 @@ class StatusPageMemoryBrowserTest {
                     .extracting(li -> li.getAttribute("data-service"))
                     .containsExactly("api", "dashboard", "search");
             for (WebElement service : page.findElements(By.cssSelector("li.service"))) {
-                assertThat(service.findElements(By.cssSelector(".bars .bar"))).hasSize(90);
+                assertThat(service.findElements(By.cssSelector(".bars span"))).hasSize(90);
             }
             WebElement apiBars = page.findElement(By.cssSelector("li[data-service='api'] .bars"));
             assertThat(apiBars.getAttribute("role")).isEqualTo("img");
+            WebElement outageDay = apiBars.findElement(By.cssSelector("span[title^='5 Oct 2026']"));
+            assertThat(outageDay.getAttribute("class")).isEqualTo("mo");
+            assertThat(outageDay.getAttribute("title")).isEqualTo("5 Oct 2026: 87.50 % uptime");
+            assertThat(apiBars.findElement(By.cssSelector("span[title^='26 Aug 2026']"))
+                            .getAttribute("class"))
+                    .as("a day before the service existed")
+                    .isEqualTo("nd");
             assertThat(apiBars.getAttribute("aria-label"))
                     .startsWith("Uptime over the last 90 days: 99.")
                     .contains("5 Oct 2026, major outage, 87.50 %");
@@ -156,7 +163,7 @@ class StatusPageMemoryBrowserTest {
                     assertThat(box.getRect().getX() + box.getRect().getWidth()).isLessThanOrEqualTo(390);
                 }
                 WebElement bars = page.findElement(By.cssSelector("li[data-service='api'] .bars"));
-                assertThat(bars.findElements(By.cssSelector(".bar")).stream()
+                assertThat(bars.findElements(By.cssSelector("span")).stream()
                                 .filter(WebElement::isDisplayed)
                                 .count())
                         .isEqualTo(30);
