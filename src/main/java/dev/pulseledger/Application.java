@@ -9,9 +9,11 @@ import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
-import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
 import dev.pulseledger.config.Settings;
+import dev.pulseledger.console.ConsoleRoutes;
+import dev.pulseledger.console.SpendActivity;
+import dev.pulseledger.console.SpendActivityFilter;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
@@ -21,6 +23,7 @@ import dev.pulseledger.http.Access;
 import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.ListenAddress;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
@@ -77,7 +80,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -125,6 +127,7 @@ public final class Application implements AutoCloseable {
 
     private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
+        ListenAddress.ensureFree(config.get(Settings.HOST), config.get(Settings.PORT));
         PrometheusMeterRegistry metrics = NodeMetrics.create();
         parts.add("metrics", metrics, metrics::close);
         parts.add("garbage collection metrics", new JvmGcMetrics()).bindTo(metrics);
@@ -166,7 +169,8 @@ public final class Application implements AutoCloseable {
         MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
         StatusHistory history = new StatusHistory(database);
         PulseFeed feed = new PulseFeed(services, incidents, maintenances);
-        List<String> adminHashes = AdminKeys.acceptedHashes(config.get(Settings.ADMIN_KEY), keys, clock, console);
+        AdminKeys.InForce adminKeys = AdminKeys.accepted(config.get(Settings.ADMIN_KEY), keys, clock, console);
+        List<String> adminHashes = adminKeys.hashes();
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
@@ -212,6 +216,7 @@ public final class Application implements AutoCloseable {
                                 config.get(Settings.IDEMPOTENCY_RETENTION),
                                 IdempotencyCleaner.Limits.DEFAULT)
                         .start());
+        SpendActivity spendActivity = parts.add("spend activity", SpendActivity.start(database, clock));
         if (config.get(Settings.DEMO)) {
             DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
@@ -220,6 +225,7 @@ public final class Application implements AutoCloseable {
         routing.addFilter(new RequestFilter(metrics));
         routing.addFilter(new UnreadBodyCloses());
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
+        routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
@@ -247,6 +253,11 @@ public final class Application implements AutoCloseable {
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
                 .register(routes);
+        new ConsoleRoutes(
+                        new ConsoleRoutes.Stores(database, accounts, plans, keys, ledger, services, feed, webhooks),
+                        authenticator,
+                        clock)
+                .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             Branding branding =
                     new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
@@ -271,18 +282,17 @@ public final class Application implements AutoCloseable {
         WebServer server = serverConfig.build();
         parts.add("http server", server.start(), server::stop);
         if (!server.isRunning() || server.port() < 0) {
-            throw new ConfigException("Cannot listen on " + config.get(Settings.HOST) + ":" + config.get(Settings.PORT)
-                    + " ("
-                    + Settings.HOST.flag() + "/" + Settings.PORT.flag() + ", " + Settings.HOST.env() + "/"
-                    + Settings.PORT.env() + "): is the port already in use?");
+            throw ListenAddress.cannotListen(
+                    config.get(Settings.HOST), config.get(Settings.PORT), "the web server did not start");
         }
         // Closed before the server stops, so that open event streams end instead of holding it up.
         parts.add("open event streams", statusChanges, statusChanges::close);
         LOG.info(
-                "Pulseledger listening on port {} ({}) with a {} database",
-                server.port(),
-                tls.isPresent() ? "HTTPS" : "HTTP",
-                database.dialect().name().toLowerCase(Locale.ROOT));
+                "Pulseledger {} listening on {} with {}",
+                BuildInfo.version(),
+                ListenAddress.url(tls.isPresent(), config.get(Settings.HOST), server.port()),
+                database.describe());
+        LOG.info("Admin key in force: {}. {}", adminKeys.description(), AdminKeys.REPLACE_LOST_KEY);
         return new Application(parts, server, routes);
     }
 

@@ -18,7 +18,9 @@ import java.util.Optional;
  * credited through the ledger ({@code ledger.LedgerWriter}).
  */
 public final class AccountStore {
-    private static final String COLUMNS = "id, name, plan_id, balance, status, created_at";
+    /** The columns {@link #account(ResultSet)} reads, for queries elsewhere that return accounts. */
+    public static final String COLUMNS = "id, name, plan_id, balance, status, created_at";
+
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM accounts WHERE id = ?";
     private static final String SELECT_PAGE = "SELECT " + COLUMNS + " FROM accounts WHERE id > ? ORDER BY id LIMIT ?";
     private static final String SELECT_BALANCE = "SELECT balance FROM accounts WHERE id = ?";
@@ -139,7 +141,7 @@ public final class AccountStore {
         return true;
     }
 
-    private static Account account(ResultSet rs) throws SQLException {
+    public static Account account(ResultSet rs) throws SQLException {
         return new Account(
                 rs.getString("id"),
                 rs.getString("name"),

@@ -31,7 +31,8 @@ public final class AccountAdminRoutes {
     private static final Set<String> PLAN_FIELDS = Set.of("planId");
     private static final Set<String> STATUS_FIELDS = Set.of("status");
     private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason");
-    private static final long MAX_CREDIT = 1_000_000_000_000L;
+    /** The most tokens one grant may add. */
+    public static final long MAX_CREDIT = 1_000_000_000_000L;
 
     private final Authenticator authenticator;
     private final AccountStore accounts;

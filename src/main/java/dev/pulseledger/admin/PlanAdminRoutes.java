@@ -21,8 +21,8 @@ public final class PlanAdminRoutes {
             Set.of("id", "name", "description", "monthlyTokens", "rateLimitPerMinute");
     private static final Set<String> UPDATE_FIELDS =
             Set.of("name", "description", "monthlyTokens", "rateLimitPerMinute");
-    private static final long MAX_MONTHLY_TOKENS = 1_000_000_000_000L;
-    private static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
+    public static final long MAX_MONTHLY_TOKENS = 1_000_000_000_000L;
+    public static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
 
     private final PlanStore plans;
     private final Clock clock;

@@ -32,7 +32,7 @@ public final class JsonBody {
 
     /** Parses the body and rejects fields outside {@code allowed}, so typos do not pass silently. */
     public static JsonBody parse(byte[] body, Set<String> allowed) {
-        JsonNode node = Json.parseObject(body);
+        JsonNode node = StrictJson.parseObject(body);
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!allowed.contains(name)) {

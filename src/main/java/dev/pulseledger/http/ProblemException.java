@@ -49,7 +49,7 @@ public final class ProblemException extends RuntimeException {
     }
 
     public static ProblemException invalidField(String field, String why) {
-        return badRequest("invalid_request", "Field '" + field + "' " + why + ".");
+        return badRequest("invalid_request", "Field '" + Excerpt.of(field) + "' " + why + ".");
     }
 
     public static ProblemException notFound(String code, String detail) {

@@ -97,9 +97,26 @@ public final class Requests {
         return declared ? Optional.of(jsonBody(req)) : Optional.empty();
     }
 
+    /** The body of an HTML form post: 415 for another media type, 413 above the size limit. */
+    public static byte[] formBody(ServerRequest req) {
+        Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
+        if (contentType.isEmpty() || !hasMediaType(contentType.get(), "application/x-www-form-urlencoded")) {
+            throw new ProblemException(
+                    415,
+                    "unsupported_media_type",
+                    "Unsupported Media Type",
+                    "Send the form as application/x-www-form-urlencoded.");
+        }
+        return body(req);
+    }
+
     private static boolean isJson(String contentType) {
+        return hasMediaType(contentType, "application/json");
+    }
+
+    private static boolean hasMediaType(String contentType, String expected) {
         String mediaType = contentType.split(";", 2)[0].trim();
-        return mediaType.equalsIgnoreCase("application/json");
+        return mediaType.equalsIgnoreCase(expected);
     }
 
     private static byte[] body(ServerRequest req) {

@@ -29,7 +29,8 @@ public final class KeyStore {
     private static final String REVOKE =
             "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING key_hash";
     private static final String EXISTS = "SELECT 1 FROM api_keys WHERE id = ?";
-    private static final String INSERT_ADMIN = "INSERT INTO admin_keys (key_hash, created_at) VALUES (?, ?)";
+    private static final String INSERT_ADMIN = "INSERT INTO admin_keys (key_hash, created_at, prefix) VALUES (?, ?, ?)";
+    private static final String SELECT_ADMIN_PREFIXES = "SELECT prefix FROM admin_keys ORDER BY created_at";
     /** Any constant works; this one spells "admkey" so it is recognisable in pg_locks. */
     private static final long FIRST_ADMIN_KEY_LOCK = 0x61646d6b6579L;
 
@@ -141,7 +142,7 @@ public final class KeyStore {
      * Stores the first admin key, unless one exists already: nodes starting at the same moment on
      * an empty database agree on one key instead of each printing its own. True when stored.
      */
-    public boolean addFirstAdminKey(String keyHash, Instant at) {
+    public boolean addFirstAdminKey(String keyHash, String prefix, Instant at) {
         return database.inTransaction(connection -> {
             database.serializeOn(connection, FIRST_ADMIN_KEY_LOCK);
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ADMIN);
@@ -153,7 +154,22 @@ public final class KeyStore {
             try (PreparedStatement ps = connection.prepareStatement(INSERT_ADMIN)) {
                 ps.setString(1, keyHash);
                 ps.setLong(2, at.toEpochMilli());
+                ps.setString(3, prefix);
                 return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** The display prefixes of the stored admin keys; empty for a key stored before prefixes were. */
+    public List<Optional<String>> adminKeyPrefixes() {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ADMIN_PREFIXES);
+                    ResultSet rs = ps.executeQuery()) {
+                List<Optional<String>> prefixes = new ArrayList<>();
+                while (rs.next()) {
+                    prefixes.add(Optional.ofNullable(rs.getString(1)));
+                }
+                return prefixes;
             }
         });
     }

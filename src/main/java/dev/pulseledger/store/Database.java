@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -94,7 +93,10 @@ public final class Database implements AutoCloseable {
         HikariDataSource pool = new HikariDataSource(config);
         Database database = new Database(dialect, pool, settings);
         try {
-            database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
+            // A local file does not come back by waiting: SQLite fails at once, a server gets the timeout.
+            database.awaitReachable(
+                    dialect == Dialect.SQLITE ? Duration.ZERO : settings.startupTimeout(),
+                    withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
                 Flyway.configure()
                         .dataSource(pool)
@@ -111,7 +113,7 @@ public final class Database implements AutoCloseable {
     }
 
     private static void configureSqlite(HikariConfig config, Settings settings) {
-        createParentFolder(settings.jdbcUrl());
+        SqliteFile.prepare(settings.jdbcUrl());
         config.addDataSourceProperty("journal_mode", "WAL");
         // FULL: a commit is on disk before the caller hears of it (CONTRACT §3, 201 only when durable).
         config.addDataSourceProperty("synchronous", "FULL");
@@ -151,23 +153,6 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("tcpKeepAlive", "true");
     }
 
-    private static void createParentFolder(String jdbcUrl) {
-        String file = jdbcUrl.substring("jdbc:sqlite:".length());
-        int query = file.indexOf('?');
-        if (query >= 0) {
-            file = file.substring(0, query);
-        }
-        if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) {
-            return;
-        }
-        Path parent = Path.of(file).toAbsolutePath().getParent();
-        try {
-            Files.createDirectories(parent);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot create the folder " + parent + ": " + e);
-        }
-    }
-
     @SuppressWarnings("try") // borrowing a connection is the test; it goes straight back
     private void awaitReachable(Duration timeout, String target) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
@@ -175,6 +160,9 @@ public final class Database implements AutoCloseable {
             try (Connection connection = pool.getConnection()) {
                 return;
             } catch (SQLException e) {
+                if (timeout.isZero()) {
+                    throw new DatabaseUnavailableException("Cannot open the database " + target + ": " + reason(e), e);
+                }
                 if (System.nanoTime() > deadlineNanos) {
                     throw new DatabaseUnavailableException(
                             "The database " + target + " did not answer within " + timeout.toSeconds()
@@ -211,6 +199,19 @@ public final class Database implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the database", e);
         }
+    }
+
+    /**
+     * What the start-up log says of the database: the SQLite file, or PostgreSQL's host and database,
+     * never the user, password or other URL parameters.
+     */
+    public String describe() {
+        String url = pool.getJdbcUrl();
+        return switch (dialect) {
+            case SQLITE ->
+                "SQLite at " + SqliteFile.of(url).map(Path::toString).orElse(url.substring("jdbc:sqlite:".length()));
+            case POSTGRESQL -> "PostgreSQL at " + withoutCredentials(url).replaceFirst("^jdbc:postgresql://", "");
+        };
     }
 
     public Dialect dialect() {

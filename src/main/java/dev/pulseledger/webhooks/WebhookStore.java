@@ -41,6 +41,10 @@ public final class WebhookStore {
 
     private static final String SELECT_SUBSCRIBERS =
             "SELECT webhook_id FROM webhook_subscriptions WHERE event_type = ?";
+    private static final String RESEND =
+            "INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)"
+                    + " SELECT ?, webhook_id, event_id, 'pending', 0, ?, ? FROM webhook_deliveries"
+                    + " WHERE id = ? AND webhook_id = ?";
     private static final String INSERT_DELIVERY =
             "INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)"
                     + " VALUES (?, ?, ?, 'pending', 0, ?, ?)";
@@ -163,6 +167,23 @@ public final class WebhookStore {
         return database.inTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(DELETE_WEBHOOK)) {
                 ps.setString(1, id);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /**
+     * Queues the event of one of the webhook's deliveries again, as a new delivery with its own
+     * attempts, due at once: an operator's re-send. False when the webhook has no such delivery.
+     */
+    public boolean resend(String webhookId, String deliveryId, Instant at) {
+        return database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(RESEND)) {
+                ps.setString(1, Ids.delivery());
+                ps.setLong(2, at.toEpochMilli());
+                ps.setLong(3, at.toEpochMilli());
+                ps.setString(4, deliveryId);
+                ps.setString(5, webhookId);
                 return ps.executeUpdate() == 1;
             }
         });

@@ -139,9 +139,7 @@ class StatusPageMemoryBrowserTest {
             assertThat(page.findElement(By.id("refresh-note")).getText()).contains("updates itself");
             assertTheme(page, theme);
 
-            assertThat(Axe.violations(browser))
-                    .as("axe-core on /status, %s theme", theme)
-                    .isEmpty();
+            Axe.assertNoViolations(browser, "/status, " + theme + " theme");
             browser.screenshot("status-" + theme + ".png");
         }
         browser.assertNoSecurityPolicyViolations();
@@ -167,9 +165,7 @@ class StatusPageMemoryBrowserTest {
                                 .filter(WebElement::isDisplayed)
                                 .count())
                         .isEqualTo(30);
-                assertThat(Axe.violations(browser))
-                        .as("axe-core at 390 px, %s theme", theme)
-                        .isEmpty();
+                Axe.assertNoViolations(browser, "/status at 390 px, " + theme + " theme");
                 browser.screenshot("status-" + theme + "-phone.png");
             }
         } finally {
@@ -191,9 +187,7 @@ class StatusPageMemoryBrowserTest {
             assertThat(page.findElement(By.cssSelector("nav a[aria-current='page']"))
                             .getText())
                     .isEqualTo("Incident history");
-            assertThat(Axe.violations(browser))
-                    .as("axe-core on the history, %s theme", theme)
-                    .isEmpty();
+            Axe.assertNoViolations(browser, "/status/history, " + theme + " theme");
             browser.screenshot("status-history-" + theme + ".png");
         }
     }
