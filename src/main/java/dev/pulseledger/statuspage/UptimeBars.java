@@ -24,13 +24,13 @@ final class UptimeBars {
                 .append("\">\n");
         for (UptimeReport.Day day : report.days()) {
             html.append("<span class=\"").append(barClass(day)).append('"');
-            // A whole good day needs no tooltip; it keeps the page small (90 bars a service).
-            if (day.worst().isEmpty() || day.worst().get() != ServiceStatus.OPERATIONAL) {
+            // Only a day with something to tell gets a tooltip: 90 bars a service stay small.
+            if (day.worst().isPresent() && day.worst().get() != ServiceStatus.OPERATIONAL) {
                 html.append(" title=\"")
                         .append(PageText.date(day.date()))
                         .append(": ")
-                        .append(day.uptime().isPresent() ? PageText.percent(day.uptime()) + " uptime" : "no data")
-                        .append('"');
+                        .append(PageText.percent(day.uptime()))
+                        .append(" uptime\"");
             }
             html.append("></span>");
         }
