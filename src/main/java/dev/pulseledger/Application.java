@@ -20,7 +20,9 @@ import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.Access;
+import dev.pulseledger.http.AccessLog;
 import dev.pulseledger.http.ClientAddresses;
+import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.ListenAddress;
@@ -29,6 +31,7 @@ import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.http.StrictTransportSecurity;
 import dev.pulseledger.http.UnreadBodyCloses;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.keys.AccessFeed;
@@ -38,6 +41,7 @@ import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.Renewals;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.metrics.NodeMetrics;
 import dev.pulseledger.pulse.PulseFeed;
@@ -127,6 +131,8 @@ public final class Application implements AutoCloseable {
 
     private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
+        Optional<StrictTransportSecurity> hsts =
+                tls.map(on -> new StrictTransportSecurity(config.get(Settings.HSTS_MAX_AGE)));
         ListenAddress.ensureFree(config.get(Settings.HOST), config.get(Settings.PORT));
         PrometheusMeterRegistry metrics = NodeMetrics.create();
         parts.add("metrics", metrics, metrics::close);
@@ -182,13 +188,14 @@ public final class Application implements AutoCloseable {
         LedgerWriter ledger = parts.add(
                 "ledger writer",
                 new LedgerWriter(
-                        LedgerStore.forDatabase(database, outbox),
+                        LedgerStore.forDatabase(database, outbox, accessChanges),
                         clock,
                         new MicroBatcher.Limits(
                                 config.get(Settings.SPEND_QUEUE_LENGTH),
                                 config.get(Settings.SPEND_BATCH_SIZE),
                                 MAX_SPEND_WAIT),
                         metrics));
+        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.Limits.DEFAULT).start());
         EventSettings events = config.events();
         parts.add(
                 "maintenance scheduler",
@@ -222,8 +229,15 @@ public final class Application implements AutoCloseable {
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
+        if (config.get(Settings.ACCESS_LOG)) {
+            routing.addFilter(new AccessLog());
+        }
         routing.addFilter(new RequestFilter(metrics));
+        if (config.get(Settings.CORS_ALLOWED_ORIGINS).enabled()) {
+            routing.addFilter(new CorsFilter(config.get(Settings.CORS_ALLOWED_ORIGINS)));
+        }
         routing.addFilter(new UnreadBodyCloses());
+        hsts.ifPresent(routing::addFilter);
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
@@ -237,8 +251,8 @@ public final class Application implements AutoCloseable {
                         config.serverLimits().maxConcurrentRequests() / 2,
                         metrics)
                 .register(routes);
-        BalanceReader balances = parts.add(
-                "balance reader", new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT)));
+        BalanceReader balances =
+                parts.add("balance reader", new BalanceReader(database, config.get(Settings.DB_STATEMENT_TIMEOUT)));
         new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);
@@ -274,7 +288,8 @@ public final class Application implements AutoCloseable {
                 .port(config.get(Settings.PORT))
                 // Without TCP_NODELAY a response written in two segments waits for the client's delayed ACK (~40 ms).
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
-                .directHandlers(DirectErrors.handlers())
+                .directHandlers(DirectErrors.handlers(
+                        hsts.map(StrictTransportSecurity::header).stream().toList()))
                 .shutdownHook(false)
                 .routing(routing);
         ServerSettings.apply(serverConfig, config.serverLimits(), deadlines);

@@ -95,6 +95,11 @@ public final class Settings {
             "tls-keystore-password",
             Kind.optional(Kind.text("the keystore's password", password -> true)),
             "The password of the TLS keystore.");
+    public static final Setting<Duration> HSTS_MAX_AGE = declare(
+            "hsts-max-age-s",
+            Kind.seconds(0, 2 * 365 * 24 * 3600),
+            "31536000",
+            "max-age of the Strict-Transport-Security header on every HTTPS response (0 tells browsers to forget it).");
     public static final Setting<Duration> IDEMPOTENCY_RETENTION = declare(
             "idempotency-retention-h", Kind.hours(24, 24 * 366), "24", "How long an Idempotency-Key is remembered.");
     public static final Setting<Boolean> PUBLIC_STATUS_PAGE =
@@ -139,6 +144,17 @@ public final class Settings {
             new Kind<>("comma-separated IP addresses or CIDR ranges, or nothing", AddressRanges::parse, false),
             "",
             "Proxies whose X-Forwarded-For names the client address; from any other peer it is ignored.");
+
+    public static final Setting<CorsOrigins> CORS_ALLOWED_ORIGINS = declare(
+            "cors-allowed-origins",
+            new Kind<>(
+                    "comma-separated origins such as https://app.example.com, * for any, or nothing",
+                    CorsOrigins::parse,
+                    false),
+            "",
+            "Browser origins whose pages may call /api/ (CORS); none: CORS is off.");
+    public static final Setting<Boolean> ACCESS_LOG =
+            declare("access-log", Kind.bool(), "false", "Logs one line per request (never its key or query).");
 
     public static final Setting<Optional<String>> REDIS_URL = declareSecret(
             "redis-url",

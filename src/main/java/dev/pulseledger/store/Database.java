@@ -21,7 +21,21 @@ import org.slf4j.LoggerFactory;
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
-    private static final String SET_STATEMENT_TIMEOUT = "SELECT set_config('statement_timeout', ?, true)";
+    /*
+     * One sick node (paused, partitioned, stalled) must not hold another node's work on an account for
+     * long (CONTRACT §12). A row lock is waited for at most LOCK_TIMEOUT, then the wait ends as 503
+     * account_busy; a transaction left idle by its client (a paused process, a lost network) is ended
+     * by the server after IDLE_IN_TRANSACTION_TIMEOUT, which frees its locks. Our transactions never
+     * sit idle on purpose: between their statements there is only our own code, for microseconds. The
+     * keepalives end the session of a client whose network vanished without a word in about 11 s.
+     */
+    private static final long LOCK_TIMEOUT_MILLIS = 1_000;
+    private static final long IDLE_IN_TRANSACTION_TIMEOUT_MILLIS = 2_000;
+    private static final String KEEPALIVES =
+            " -c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3";
+    private static final String SET_STATEMENT_TIMEOUT = "SELECT set_config('statement_timeout', ?, true),"
+            + " set_config('lock_timeout', '" + LOCK_TIMEOUT_MILLIS + "', true),"
+            + " set_config('idle_in_transaction_session_timeout', '" + IDLE_IN_TRANSACTION_TIMEOUT_MILLIS + "', true)";
     private static final String PROBE_WRITE = "UPDATE write_probe SET probed_at = ? WHERE id = 1";
     private static final Duration WRITE_PROBE_INTERVAL = Duration.ofSeconds(1);
 
@@ -102,6 +116,9 @@ public final class Database implements AutoCloseable {
                         .dataSource(pool)
                         .locations(dialect.migrations())
                         .failOnMissingLocations(true)
+                        // Features take version numbers from separate ranges, so a database may meet a
+                        // lower version after a higher one; migrations of different ranges are independent.
+                        .outOfOrder(true)
                         .load()
                         .migrate();
             }
@@ -134,12 +151,15 @@ public final class Database implements AutoCloseable {
         if (settings.transactionPooler()) {
             // A transaction-pooling pooler (PgBouncer) hands one server session to many clients: no
             // server-side prepared statements (they live in a session) and no start-up options (it drops
-            // them); the statement timeout is set on each transaction instead (begin).
+            // them); the statement, lock and idle timeouts are set on each transaction instead (begin).
             config.addDataSourceProperty("prepareThreshold", "0");
         } else {
             config.addDataSourceProperty(
                     "options",
-                    "-c statement_timeout=" + settings.statementTimeout().toMillis());
+                    "-c statement_timeout=" + settings.statementTimeout().toMillis()
+                            + " -c lock_timeout=" + LOCK_TIMEOUT_MILLIS
+                            + " -c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION_TIMEOUT_MILLIS
+                            + KEEPALIVES);
         }
         String connectSeconds =
                 Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
