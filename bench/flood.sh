@@ -32,7 +32,8 @@ account="$(curl -sf -X POST "$base/admin/accounts" -H "X-ApiKey: $admin" -H 'Con
 key="$(curl -sf -X POST "$base/admin/accounts/$account/keys" -H "X-ApiKey: $admin" -H 'Content-Type: application/json' \
   -d '{"name":"legit"}' | sed -E 's/.*"key":"([^"]+)".*/\1/')"
 # 20,000 made-up keys of the real shape; the flood cycles through them.
-head -c 2000000 /dev/urandom | base64 -w0 | tr -dc 'A-Za-z0-9' | fold -w 32 | head -n 20000 | sed 's/^/pl_/' >"$work/keys"
+python3 -c "import secrets, string; a = string.ascii_letters + string.digits
+print('\n'.join('pl_' + ''.join(secrets.choice(a) for _ in range(32)) for _ in range(20000)))" >"$work/keys"
 
 field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
 # Authentication reads only through the "lookups" pool (key lookups and the access change feed), so

@@ -41,6 +41,7 @@ import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.Renewals;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.metrics.NodeMetrics;
 import dev.pulseledger.pulse.PulseFeed;
@@ -185,13 +186,14 @@ public final class Application implements AutoCloseable {
         LedgerWriter ledger = parts.add(
                 "ledger writer",
                 new LedgerWriter(
-                        LedgerStore.forDatabase(database, outbox),
+                        LedgerStore.forDatabase(database, outbox, accessChanges),
                         clock,
                         new MicroBatcher.Limits(
                                 config.get(Settings.SPEND_QUEUE_LENGTH),
                                 config.get(Settings.SPEND_BATCH_SIZE),
                                 MAX_SPEND_WAIT),
                         metrics));
+        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.Limits.DEFAULT).start());
         EventSettings events = config.events();
         parts.add(
                 "maintenance scheduler",
@@ -247,8 +249,8 @@ public final class Application implements AutoCloseable {
                         config.serverLimits().maxConcurrentRequests() / 2,
                         metrics)
                 .register(routes);
-        BalanceReader balances = parts.add(
-                "balance reader", new BalanceReader(database, accounts, config.get(Settings.DB_STATEMENT_TIMEOUT)));
+        BalanceReader balances =
+                parts.add("balance reader", new BalanceReader(database, config.get(Settings.DB_STATEMENT_TIMEOUT)));
         new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
                 .register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);

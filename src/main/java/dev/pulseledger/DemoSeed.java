@@ -4,6 +4,7 @@ import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStatus;
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.Plan;
+import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.keys.ApiKey;
 import dev.pulseledger.keys.KeyStore;
@@ -43,7 +44,9 @@ final class DemoSeed {
                     DEMO_PLAN,
                     "Demo",
                     "The plan of the demo account.",
-                    Optional.of(100_000L),
+                    100_000L,
+                    PlanPeriod.MONTH,
+                    0,
                     Optional.empty(),
                     now,
                     now));

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,16 +20,15 @@ import java.util.Optional;
  */
 public final class AccountStore {
     /** The columns {@link #account(ResultSet)} reads, for queries elsewhere that return accounts. */
-    public static final String COLUMNS = "id, name, plan_id, balance, status, created_at";
+    public static final String COLUMNS =
+            "id, name, plan_id, balance, status, created_at, period_start, period_end, due_at";
 
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM accounts WHERE id = ?";
     private static final String SELECT_PAGE = "SELECT " + COLUMNS + " FROM accounts WHERE id > ? ORDER BY id LIMIT ?";
-    private static final String SELECT_BALANCE = "SELECT balance FROM accounts WHERE id = ?";
-    private static final String UPDATE_PLAN = "UPDATE accounts SET plan_id = ? WHERE id = ?";
     private static final String UPDATE_STATUS = "UPDATE accounts SET status = ? WHERE id = ?";
 
     private static final String SELECT_LEDGER =
-            "SELECT seq, account_id, kind, amount, balance_after, spending_id, reason, created_at"
+            "SELECT seq, account_id, kind, amount, balance_after, spending_id, grant_id, reason, created_at"
                     + " FROM ledger_entries WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
 
     private final Database database;
@@ -37,13 +37,6 @@ public final class AccountStore {
     public AccountStore(Database database, AccessChangeLog changes) {
         this.database = database;
         this.changes = changes;
-    }
-
-    /** Outcome of changing an account's plan. */
-    public enum PlanChange {
-        CHANGED,
-        UNKNOWN_PLAN,
-        UNKNOWN_ACCOUNT
     }
 
     public Optional<Account> find(String id) {
@@ -74,29 +67,6 @@ public final class AccountStore {
         });
     }
 
-    /** The exact balance now, read from the database (never cached). */
-    public Optional<Long> balance(String accountId) {
-        return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_BALANCE)) {
-                ps.setString(1, accountId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
-                }
-            }
-        });
-    }
-
-    public PlanChange changePlan(String accountId, String planId) {
-        return database.inTransaction(connection -> {
-            if (PlanStore.find(connection, planId).isEmpty()) {
-                return PlanChange.UNKNOWN_PLAN;
-            }
-            return changeAccess(connection, UPDATE_PLAN, planId, accountId)
-                    ? PlanChange.CHANGED
-                    : PlanChange.UNKNOWN_ACCOUNT;
-        });
-    }
-
     /** Sets active or suspended; false when there is no such account. */
     public boolean changeStatus(String accountId, AccountStatus status) {
         return database.inTransaction(connection -> changeAccess(connection, UPDATE_STATUS, status.wire(), accountId));
@@ -119,6 +89,7 @@ public final class AccountStore {
                                 rs.getLong("amount"),
                                 rs.getLong("balance_after"),
                                 Optional.ofNullable(rs.getString("spending_id")),
+                                Optional.ofNullable(rs.getString("grant_id")),
                                 Optional.ofNullable(rs.getString("reason")),
                                 Rows.instant(rs, "created_at")));
                     }
@@ -148,6 +119,16 @@ public final class AccountStore {
                 rs.getString("plan_id"),
                 rs.getLong("balance"),
                 AccountStatus.fromWire(rs.getString("status")),
-                Rows.instant(rs, "created_at"));
+                Rows.instant(rs, "created_at"),
+                period(rs),
+                Rows.instant(rs, "due_at"));
+    }
+
+    private static Optional<Period> period(ResultSet rs) throws SQLException {
+        Optional<Instant> start = Rows.optionalInstant(rs, "period_start");
+        Optional<Instant> end = Rows.optionalInstant(rs, "period_end");
+        return start.isPresent() && end.isPresent()
+                ? Optional.of(new Period(start.get(), end.get()))
+                : Optional.empty();
     }
 }

@@ -18,11 +18,14 @@ import dev.pulseledger.ledger.CreditResult;
 import dev.pulseledger.ledger.LedgerCore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.OpenResult;
+import dev.pulseledger.ledger.PlanChangeResult;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 
 /** Operator API for accounts: create, read, list, plan, status, credits and ledger. */
@@ -30,7 +33,7 @@ public final class AccountAdminRoutes {
     private static final Set<String> CREATE_FIELDS = Set.of("name", "planId", "balance");
     private static final Set<String> PLAN_FIELDS = Set.of("planId");
     private static final Set<String> STATUS_FIELDS = Set.of("status");
-    private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason");
+    private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason", "expiresAt");
     /** The most tokens one grant may add. */
     public static final long MAX_CREDIT = 1_000_000_000_000L;
 
@@ -79,17 +82,27 @@ public final class AccountAdminRoutes {
         Responses.ok(res, PageBody.of(accounts.list(after, limit), AccountJson::account));
     }
 
+    /** The account with its current period; a renewal or expiry that is due happens first. */
     private void get(ServerRequest req, ServerResponse res) {
-        Responses.ok(res, AccountJson.account(existing(req)));
+        Account account = existing(req);
+        if (Queued.call(() -> ledger.catchUpIfDue(account.id(), account.dueAt()))) {
+            Responses.ok(res, AccountJson.account(existing(req)));
+            return;
+        }
+        Responses.ok(res, AccountJson.account(account));
     }
 
+    /** A new period starts at once on the new plan (CONTRACT §7); the same plan again changes nothing. */
     private void changePlan(ServerRequest req, ServerResponse res) {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), PLAN_FIELDS);
         String planId = body.requiredSlug("planId");
-        switch (accounts.changePlan(Requests.pathParam(req, "accountId"), planId)) {
-            case CHANGED -> Responses.ok(res, AccountJson.account(existing(req)));
-            case UNKNOWN_PLAN -> throw unknownPlan();
-            case UNKNOWN_ACCOUNT -> throw accountNotFound();
+        switch (Queued.call(() -> ledger.changePlan(Requests.pathParam(req, "accountId"), planId))) {
+            case PlanChangeResult.Changed changed -> {
+                authenticator.catchUp(); // the plan sets the keys' rate limit
+                Responses.ok(res, AccountJson.account(existing(req)));
+            }
+            case PlanChangeResult.UnknownPlan unknown -> throw unknownPlan();
+            case PlanChangeResult.AccountNotFound notFound -> throw accountNotFound();
         }
     }
 
@@ -113,15 +126,23 @@ public final class AccountAdminRoutes {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREDIT_FIELDS);
         long amount = body.requiredLong("amount", 1, MAX_CREDIT);
         String reason = body.optionalString("reason", 500).orElse("");
-        switch (Queued.call(() -> ledger.credit(accountId, amount, reason))) {
+        Optional<Instant> expiresAt = body.optionalInstant("expiresAt");
+        switch (Queued.call(() -> ledger.credit(accountId, amount, reason, expiresAt))) {
             case CreditResult.Credited credited -> {
                 Responses.json(
                         res,
                         201,
                         new AccountJson.CreditBody(
-                                accountId, amount, reason, credited.balance(), Times.format(credited.at())));
+                                accountId,
+                                amount,
+                                reason,
+                                expiresAt.map(Times::format).orElse(null),
+                                credited.balance(),
+                                Times.format(credited.at())));
             }
             case CreditResult.AccountNotFound notFound -> throw accountNotFound();
+            case CreditResult.ExpiryNotInFuture past ->
+                throw ProblemException.invalidField("expiresAt", "must be in the future");
             case CreditResult.BalanceLimitReached limit ->
                 throw ProblemException.unprocessable(
                         "balance_limit_reached", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");

@@ -3,6 +3,7 @@ package dev.pulseledger.admin;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.LedgerEntry;
+import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.ApiKey;
 import org.jspecify.annotations.Nullable;
@@ -11,7 +12,14 @@ import org.jspecify.annotations.Nullable;
 final class AccountJson {
     private AccountJson() {}
 
-    record AccountBody(String id, String name, String planId, long balance, String status, String createdAt) {}
+    record AccountBody(
+            String id,
+            String name,
+            String planId,
+            long balance,
+            String status,
+            String createdAt,
+            PlanJson.@Nullable PeriodBody currentPeriod) {}
 
     /** A key as listed; {@code key} (the secret) is present only in the answer that creates it. */
     record KeyBody(
@@ -31,10 +39,17 @@ final class AccountJson {
             long amount,
             long balanceAfter,
             @Nullable String spendingId,
+            @Nullable String grantId,
             @Nullable String reason,
             String createdAt) {}
 
-    record CreditBody(String accountId, long amount, String reason, long balance, String createdAt) {}
+    record CreditBody(
+            String accountId,
+            long amount,
+            String reason,
+            @Nullable String expiresAt,
+            long balance,
+            String createdAt) {}
 
     static AccountBody account(Account account) {
         return new AccountBody(
@@ -43,7 +58,8 @@ final class AccountJson {
                 account.planId(),
                 account.balance(),
                 account.status().wire(),
-                Times.format(account.createdAt()));
+                Times.format(account.createdAt()),
+                PlanJson.PeriodBody.of(account.currentPeriod()));
     }
 
     static KeyBody key(ApiKey key) {
@@ -67,6 +83,7 @@ final class AccountJson {
                 entry.amount(),
                 entry.balanceAfter(),
                 entry.spendingId().orElse(null),
+                entry.grantId().orElse(null),
                 entry.reason().orElse(null),
                 Times.format(entry.createdAt()));
     }

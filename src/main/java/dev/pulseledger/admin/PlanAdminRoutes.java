@@ -2,6 +2,7 @@ package dev.pulseledger.admin;
 
 import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
+import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
@@ -13,15 +14,15 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 
 /** Operator API for plans (CONTRACT §4). */
 public final class PlanAdminRoutes {
-    private static final Set<String> CREATE_FIELDS =
-            Set.of("id", "name", "description", "monthlyTokens", "rateLimitPerMinute");
+    private static final Set<String> CREATE_FIELDS = Set.of(
+            "id", "name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute");
     private static final Set<String> UPDATE_FIELDS =
-            Set.of("name", "description", "monthlyTokens", "rateLimitPerMinute");
-    public static final long MAX_MONTHLY_TOKENS = 1_000_000_000_000L;
+            Set.of("name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute");
     public static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
 
     private final PlanStore plans;
@@ -72,11 +73,28 @@ public final class PlanAdminRoutes {
     }
 
     private static Plan plan(String id, JsonBody body, Instant createdAt, Instant updatedAt) {
+        Optional<Long> monthlyTokens = body.optionalLong("monthlyTokens", 0, Plan.MAX_ALLOWANCE);
+        if (monthlyTokens.isPresent() && body.has("allowance")) {
+            throw ProblemException.invalidField("monthlyTokens", "give either allowance or monthlyTokens, not both");
+        }
+        PlanPeriod period = body.optionalString("period", 10)
+                .map(text -> PlanPeriod.fromWire(text)
+                        .orElseThrow(() -> ProblemException.invalidField("period", "must be day, week, month or year")))
+                .orElse(PlanPeriod.MONTH);
+        if (monthlyTokens.isPresent() && period != PlanPeriod.MONTH) {
+            throw ProblemException.invalidField(
+                    "monthlyTokens", "means a monthly allowance; use allowance with period");
+        }
+        long allowance = monthlyTokens
+                .or(() -> body.optionalLong("allowance", 0, Plan.MAX_ALLOWANCE))
+                .orElse(0L);
         return new Plan(
                 id,
                 body.requiredNonBlank("name", 200),
                 body.optionalString("description", 2000).orElse(""),
-                body.optionalLong("monthlyTokens", 0, MAX_MONTHLY_TOKENS),
+                allowance,
+                period,
+                body.optionalLong("rollover", 0, Plan.MAX_ALLOWANCE).orElse(0L),
                 body.optionalLong("rateLimitPerMinute", 1, MAX_RATE_LIMIT_PER_MINUTE),
                 createdAt,
                 updatedAt);

@@ -16,6 +16,7 @@ import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.CreditResult;
 import dev.pulseledger.ledger.LedgerCore;
 import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.PlanChangeResult;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
@@ -82,7 +83,7 @@ final class AccountPages {
         Optional<String> reason = form.text("reason", 500, false);
         if (form.valid()) {
             long tokens = amount.orElseThrow();
-            switch (Queued.call(() -> ledger.credit(accountId, tokens, reason.orElse("")))) {
+            switch (Queued.call(() -> ledger.credit(accountId, tokens, reason.orElse(""), Optional.empty()))) {
                 case CreditResult.Credited credited -> {
                     ConsoleGuard.redirect(res, path(accountId) + "?done=credited");
                     return;
@@ -93,6 +94,7 @@ final class AccountPages {
                 }
                 case CreditResult.BalanceLimitReached limit ->
                     form.error("amount", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
+                case CreditResult.ExpiryNotInFuture past -> throw new IllegalStateException("No expiry was given");
             }
         }
         showFailed(res, session, accountId, form, "credits");
@@ -100,10 +102,13 @@ final class AccountPages {
 
     private void changePlan(ServerRequest req, ServerResponse res, Session session, Form form) {
         String accountId = Requests.pathParam(req, "accountId");
-        switch (accounts.changePlan(accountId, form.value("planId"))) {
-            case CHANGED -> ConsoleGuard.redirect(res, path(accountId) + "?done=plan");
-            case UNKNOWN_ACCOUNT -> view.notFound(res, session);
-            case UNKNOWN_PLAN -> {
+        switch (Queued.call(() -> ledger.changePlan(accountId, form.value("planId")))) {
+            case PlanChangeResult.Changed changed -> {
+                authenticator.catchUp(); // the plan sets the keys' rate limit
+                ConsoleGuard.redirect(res, path(accountId) + "?done=plan");
+            }
+            case PlanChangeResult.AccountNotFound notFound -> view.notFound(res, session);
+            case PlanChangeResult.UnknownPlan unknown -> {
                 form.error("planId", "Choose one of the plans listed.");
                 showFailed(res, session, accountId, form, "plan");
             }

@@ -1,6 +1,7 @@
 package dev.pulseledger.console;
 
 import dev.pulseledger.accounts.Plan;
+import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.console.ConsoleSessions.Session;
@@ -81,14 +82,29 @@ final class PlanPages {
     private static Optional<Plan> plan(String id, Form form, Instant createdAt, Instant updatedAt) {
         Optional<String> name = form.text("name", 200, true);
         Optional<String> description = form.text("description", 2000, false);
-        Optional<Long> monthlyTokens = form.wholeNumber("monthlyTokens", 0, PlanAdminRoutes.MAX_MONTHLY_TOKENS, false);
+        Optional<Long> allowance = form.wholeNumber("allowance", 0, Plan.MAX_ALLOWANCE, false);
+        String periodText = form.value("period").strip();
+        Optional<PlanPeriod> period =
+                periodText.isEmpty() ? Optional.of(PlanPeriod.MONTH) : PlanPeriod.fromWire(periodText);
+        if (period.isEmpty()) {
+            form.error("period", "Choose day, week, month or year.");
+        }
+        Optional<Long> rollover = form.wholeNumber("rollover", 0, Plan.MAX_ALLOWANCE, false);
         Optional<Long> rateLimit =
                 form.wholeNumber("rateLimitPerMinute", 1, PlanAdminRoutes.MAX_RATE_LIMIT_PER_MINUTE, false);
         if (!form.valid()) {
             return Optional.empty();
         }
         return Optional.of(new Plan(
-                id, name.orElseThrow(), description.orElse(""), monthlyTokens, rateLimit, createdAt, updatedAt));
+                id,
+                name.orElseThrow(),
+                description.orElse(""),
+                allowance.orElse(0L),
+                period.orElseThrow(),
+                rollover.orElse(0L),
+                rateLimit,
+                createdAt,
+                updatedAt));
     }
 
     private void show(ServerResponse res, Session session, int status, Form form, String failedPlan, String done) {

@@ -8,7 +8,9 @@ public enum EventType {
     SERVICE_STATUS_CHANGED("service.status_changed"),
     INCIDENT_CREATED("incident.created"),
     INCIDENT_UPDATED("incident.updated"),
-    BALANCE_LOW("balance.low");
+    BALANCE_LOW("balance.low"),
+    ALLOWANCE_RENEWED("allowance.renewed"),
+    CREDITS_EXPIRED("credits.expired");
 
     private final String wire;
 

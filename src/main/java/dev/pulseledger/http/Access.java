@@ -78,10 +78,11 @@ public final class Access {
         boolean exhausted = failures.exhausted(client);
         KeyCheck check = authenticator.check(Requests.apiKey(req), !exhausted);
         if (check instanceof KeyCheck.Refused(KeyCheck.Reason reason) && reason == KeyCheck.Reason.UNKNOWN) {
-            if (exhausted) {
+            // Counted as it is answered: of requests that passed the check together, only as many as
+            // the allowance still held get their 401; the rest get the 429.
+            if (exhausted || !failures.failed(client)) {
                 throw tooManyFailures(failures.retryAfterSeconds(client));
             }
-            failures.failed(client);
         }
         return check;
     }

@@ -10,6 +10,9 @@ public sealed interface CreditResult extends LedgerOutcome {
     /** No account has that id. */
     record AccountNotFound() implements CreditResult {}
 
+    /** The credit's expiry is not after the moment it would be granted. */
+    record ExpiryNotInFuture() implements CreditResult {}
+
     /** The credit would take the balance above {@link LedgerCore#MAX_BALANCE}. */
     record BalanceLimitReached() implements CreditResult {}
 }

@@ -1,6 +1,8 @@
 package dev.pulseledger.ledger;
 
 import dev.pulseledger.accounts.Account;
+import java.time.Instant;
+import java.util.Optional;
 
 /** One queued change of token accounts, decided by {@link LedgerCore} in queue order within a batch. */
 public sealed interface LedgerCommand {
@@ -20,14 +22,23 @@ public sealed interface LedgerCommand {
     /** Revert one spending of the account. */
     record Revert(String accountId, String spendingId) implements LedgerCommand {}
 
-    /** An operator grants tokens; {@code reason} goes on the ledger line. */
-    record Credit(String accountId, long amount, String reason) implements LedgerCommand {
+    /**
+     * An operator grants tokens, which expire at {@code expiresAt} if given; {@code reason} goes on the
+     * ledger line.
+     */
+    record Credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) implements LedgerCommand {
         public Credit {
             if (amount <= 0) {
                 throw new IllegalArgumentException("A credit must be positive: " + amount);
             }
         }
     }
+
+    /** Move the account to another plan: a new period starts at once (CONTRACT §7). */
+    record ChangePlan(String accountId, String planId) implements LedgerCommand {}
+
+    /** Bring the account up to date: renew its period and expire its grants when they are due. */
+    record Touch(String accountId) implements LedgerCommand {}
 
     /** Create an account on an existing plan, with {@code balance} as its opening credit. */
     record Open(Account account) implements LedgerCommand {

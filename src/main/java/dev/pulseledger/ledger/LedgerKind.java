@@ -3,6 +3,8 @@ package dev.pulseledger.ledger;
 /** The kinds of ledger line, with their names on the wire and in the database. */
 public enum LedgerKind {
     CREDIT("credit"),
+    ALLOWANCE("allowance"),
+    EXPIRE("expire"),
     SPEND("spend"),
     REVERT("revert");
 

@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * One balance change as the ledger records it: {@code amount} is signed, {@code balanceAfter} is the
- * account's balance right after it.
+ * account's balance right after it; {@code grantId} names the grant of a credit, allowance or expiry.
  */
 public record LedgerLine(
         String accountId,
@@ -12,6 +12,7 @@ public record LedgerLine(
         long amount,
         long balanceAfter,
         Optional<String> spendingId,
+        Optional<String> grantId,
         Optional<String> reason) {
 
     public LedgerLine {

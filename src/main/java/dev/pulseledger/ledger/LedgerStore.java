@@ -1,6 +1,7 @@
 package dev.pulseledger.ledger;
 
 import dev.pulseledger.events.Outbox;
+import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
 import java.util.function.Function;
 
@@ -19,10 +20,10 @@ public interface LedgerStore {
     Decision round(StateQuery query, Function<LedgerState, Decision> decide);
 
     /** The store for the database's dialect. */
-    static LedgerStore forDatabase(Database database, Outbox outbox) {
+    static LedgerStore forDatabase(Database database, Outbox outbox, AccessChangeLog accessChanges) {
         return switch (database.dialect()) {
-            case POSTGRESQL -> new PostgresLedgerStore(database, outbox);
-            case SQLITE -> new SqliteLedgerStore(database, outbox);
+            case POSTGRESQL -> new PostgresLedgerStore(database, outbox, accessChanges);
+            case SQLITE -> new SqliteLedgerStore(database, outbox, accessChanges);
         };
     }
 }

@@ -11,7 +11,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -80,8 +82,32 @@ public final class LedgerWriter implements AutoCloseable {
         return (OpenResult) batcher.submit(new LedgerCommand.Open(account));
     }
 
-    public CreditResult credit(String accountId, long amount, String reason) {
-        return (CreditResult) batcher.submit(new LedgerCommand.Credit(accountId, amount, reason));
+    public CreditResult credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) {
+        return (CreditResult) batcher.submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt));
+    }
+
+    public PlanChangeResult changePlan(String accountId, String planId) {
+        return (PlanChangeResult) batcher.submit(new LedgerCommand.ChangePlan(accountId, planId));
+    }
+
+    /**
+     * Brings the account up to date if {@code dueAt} (as a read found it) has come, so that a read never
+     * shows a stale period or an expired grant.
+     *
+     * @return true when it did, and the read should be repeated
+     */
+    public boolean catchUpIfDue(String accountId, Instant dueAt) {
+        if (dueAt.isAfter(clock.instant())) {
+            return false;
+        }
+        batcher.submit(new LedgerCommand.Touch(accountId));
+        return true;
+    }
+
+    /** Brings the accounts up to date: the background sweep's renewals and expiries. */
+    public void catchUp(List<String> accountIds) {
+        batcher.submitAll(
+                accountIds.stream().<LedgerCommand>map(LedgerCommand.Touch::new).toList());
     }
 
     /**
@@ -113,7 +139,9 @@ public final class LedgerWriter implements AutoCloseable {
     }
 
     private List<LedgerOutcome> apply(List<LedgerCommand> commands, boolean retry) {
-        return store.round(StateQuery.of(commands, retry), state -> LedgerCore.decide(state, commands, clock.instant()))
+        return store.round(
+                        StateQuery.of(commands, retry),
+                        state -> LedgerCore.decide(state, commands, clock.instant(), Ids::grant))
                 .outcomes();
     }
 

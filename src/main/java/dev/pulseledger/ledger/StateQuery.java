@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * @param spendingIds the spendings to read: revert targets and, on a retry, the batch's own spends
  * @param idempotencyScopes the idempotency records to read
  * @param landedSpends true on a retry: read the balance after each of the batch's spends that landed
- * @param planIds the plans whose existence to check
+ * @param planIds the plans the batch opens accounts on or moves accounts to
  */
 public record StateQuery(
         SortedSet<String> accountIds,
@@ -45,8 +45,10 @@ public record StateQuery(
                     }
                 }
                 case LedgerCommand.Revert revert -> spendingIds.add(revert.spendingId());
-                case LedgerCommand.Credit credit -> {}
                 case LedgerCommand.Open open -> planIds.add(open.account().planId());
+                case LedgerCommand.ChangePlan change -> planIds.add(change.planId());
+                case LedgerCommand.Credit credit -> {}
+                case LedgerCommand.Touch touch -> {}
             }
         }
         boolean landedSpends = retry && commands.stream().anyMatch(LedgerCommand.Spend.class::isInstance);

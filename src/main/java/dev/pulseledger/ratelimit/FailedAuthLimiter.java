@@ -31,9 +31,9 @@ public final class FailedAuthLimiter {
         return bucket != null && bucket.getAvailableTokens() < 1;
     }
 
-    /** Counts one failed authentication from {@code address}. */
-    public void failed(String address) {
-        buckets.get(address, a -> newBucket()).tryConsume(1);
+    /** Counts one failed authentication from {@code address}; false when its allowance was used up. */
+    public boolean failed(String address) {
+        return buckets.get(address, a -> newBucket()).tryConsume(1);
     }
 
     /** Whole seconds until {@code address} may try again. */

@@ -116,6 +116,9 @@ public final class Database implements AutoCloseable {
                         .dataSource(pool)
                         .locations(dialect.migrations())
                         .failOnMissingLocations(true)
+                        // Features take version numbers from separate ranges, so a database may meet a
+                        // lower version after a higher one; migrations of different ranges are independent.
+                        .outOfOrder(true)
                         .load()
                         .migrate();
             }

@@ -79,6 +79,35 @@ public final class MicroBatcher<T, R> implements AutoCloseable {
         if (!running && queue.remove(job)) {
             throw new OverloadedException(); // close() began after the check above: nothing will run it
         }
+        return await(job);
+    }
+
+    /**
+     * Queues every item and waits for all their answers, in order. Items queued before the queue
+     * filled up still run.
+     *
+     * @throws OverloadedException when the queue is full or the batcher is stopping
+     */
+    public List<R> submitAll(List<T> items) {
+        List<Job<T, R>> jobs = new ArrayList<>(items.size());
+        for (T item : items) {
+            Job<T, R> job = new Job<>(item, new CompletableFuture<>());
+            if (!running || !queue.offer(job)) {
+                throw new OverloadedException();
+            }
+            jobs.add(job);
+        }
+        if (!running) {
+            jobs.stream().filter(queue::remove).forEach(job -> job.fail(new OverloadedException()));
+        }
+        List<R> results = new ArrayList<>(jobs.size());
+        for (Job<T, R> job : jobs) {
+            results.add(await(job));
+        }
+        return results;
+    }
+
+    private R await(Job<T, R> job) {
         try {
             return job.answer().get(limits.maxWait().toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

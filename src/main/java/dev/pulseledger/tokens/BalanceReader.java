@@ -1,37 +1,42 @@
 package dev.pulseledger.tokens;
 
-import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.Period;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.store.MicroBatcher.Job;
+import dev.pulseledger.store.Rows;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Exact balance reads. On PostgreSQL concurrent reads are gathered like spends: one thread drains
- * the waiting reads and answers them all with one query, instead of a round trip per request. Each
- * read still sees every commit that finished before it was asked, because the query starts after
- * the read was queued. SQLite answers in-process, so there each read queries directly.
+ * Exact balance reads, with the breakdown by grant. On PostgreSQL concurrent reads are gathered like
+ * spends: one thread drains the waiting reads and answers them all with one query, instead of a round
+ * trip per request. Each read still sees every commit that finished before it was asked, because the
+ * query starts after the read was queued. SQLite answers in-process, so there each read queries directly.
  */
 public final class BalanceReader implements AutoCloseable {
-    private static final String SELECT_MANY = "SELECT id, balance FROM accounts WHERE id = ANY (?)";
+    private static final String COLUMNS = "SELECT a.id, a.balance, a.period_start, a.period_end, a.period_granted,"
+            + " a.due_at, g.kind, g.remaining, g.expires_at"
+            + " FROM accounts a LEFT JOIN grants g ON g.account_id = a.id AND g.remaining > 0";
+    private static final String SELECT_ONE = COLUMNS + " WHERE a.id = ?";
+    private static final String SELECT_MANY = COLUMNS + " WHERE a.id = ANY (?)";
     private static final int MAX_QUEUE_LENGTH = 10_000;
     private static final int MAX_BATCH_SIZE = 256;
 
     private final Database database;
-    private final AccountStore accounts;
-    private final Optional<MicroBatcher<String, Optional<Long>>> batcher;
+    private final Optional<MicroBatcher<String, Optional<BalanceView>>> batcher;
 
-    public BalanceReader(Database database, AccountStore accounts, Duration maxWait) {
+    public BalanceReader(Database database, Duration maxWait) {
         this.database = database;
-        this.accounts = accounts;
         this.batcher = database.dialect() == Dialect.POSTGRESQL
                 ? Optional.of(new MicroBatcher<>(
                         "balance-reader",
@@ -42,27 +47,61 @@ public final class BalanceReader implements AutoCloseable {
     }
 
     /** The account's balance as committed now, or empty when there is no such account. */
-    public Optional<Long> balance(String accountId) {
-        return batcher.isPresent() ? batcher.get().submit(accountId) : accounts.balance(accountId);
+    public Optional<BalanceView> balance(String accountId) {
+        if (batcher.isPresent()) {
+            return batcher.get().submit(accountId);
+        }
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
+                ps.setString(1, accountId);
+                return Optional.ofNullable(views(ps).get(accountId));
+            }
+        });
     }
 
-    private void read(List<Job<String, Optional<Long>>> batch) {
-        Map<String, Long> balances = database.read(connection -> {
+    private void read(List<Job<String, Optional<BalanceView>>> batch) {
+        Map<String, BalanceView> views = database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_MANY)) {
                 ps.setArray(
                         1,
                         connection.createArrayOf(
                                 "text", batch.stream().map(Job::item).distinct().toArray()));
-                Map<String, Long> found = new HashMap<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        found.put(rs.getString(1), rs.getLong(2));
-                    }
-                }
-                return found;
+                return views(ps);
             }
         });
-        batch.forEach(job -> job.complete(Optional.ofNullable(balances.get(job.item()))));
+        batch.forEach(job -> job.complete(Optional.ofNullable(views.get(job.item()))));
+    }
+
+    /** One row per live grant of each account, or one without a grant. */
+    private static Map<String, BalanceView> views(PreparedStatement ps) throws SQLException {
+        Map<String, BalanceView> views = new HashMap<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String id = rs.getString("id");
+                BalanceView view = views.get(id);
+                if (view == null) {
+                    Optional<Instant> start = Rows.optionalInstant(rs, "period_start");
+                    Optional<Instant> end = Rows.optionalInstant(rs, "period_end");
+                    view = new BalanceView(
+                            rs.getLong("balance"),
+                            start.isPresent() && end.isPresent()
+                                    ? Optional.of(new Period(start.get(), end.get()))
+                                    : Optional.empty(),
+                            rs.getLong("period_granted"),
+                            0,
+                            0,
+                            Optional.empty(),
+                            Rows.instant(rs, "due_at"));
+                }
+                String kind = rs.getString("kind");
+                if (kind != null) {
+                    view = view.with(
+                            "allowance".equals(kind), rs.getLong("remaining"), Rows.optionalInstant(rs, "expires_at"));
+                }
+                views.put(id, view);
+            }
+        }
+        return views;
     }
 
     /** Stops the reader once the reads already queued are answered. */

@@ -29,7 +29,11 @@ final class TokenJson {
             @Nullable String revertedAt,
             long balance) {}
 
-    record BalanceBody(long balance) {}
+    record BalanceBody(long balance, AllowanceBody allowance, long credits, long held, ExpiryBody nextExpiry) {}
+
+    record AllowanceBody(long granted, long remaining, String periodStart, String periodEnd) {}
+
+    record ExpiryBody(long amount, String at) {}
 
     record SpendingPage(List<SpendingBody> data, @Nullable String nextCursor) {}
 
@@ -56,6 +60,26 @@ final class TokenJson {
                 time(spending.createdAt()),
                 spending.revertedAt().map(TokenJson::time).orElse(null),
                 reverted.balance());
+    }
+
+    /** No reservations yet (CONTRACT §8): nothing is held. */
+    static BalanceBody balance(BalanceView view) {
+        AllowanceBody allowance =
+                view.period().isPresent() && (view.periodGranted() > 0 || view.allowanceRemaining() > 0)
+                        ? new AllowanceBody(
+                                view.periodGranted(),
+                                view.allowanceRemaining(),
+                                time(view.period().get().start()),
+                                time(view.period().get().end()))
+                        : null;
+        return new BalanceBody(
+                view.balance(),
+                allowance,
+                view.credits(),
+                0,
+                view.nextExpiry()
+                        .map(e -> new ExpiryBody(e.amount(), time(e.at())))
+                        .orElse(null));
     }
 
     private static String status(Spending spending) {

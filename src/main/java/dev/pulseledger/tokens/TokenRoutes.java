@@ -1,6 +1,8 @@
 package dev.pulseledger.tokens;
 
+import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.http.Access;
@@ -131,18 +133,29 @@ public final class TokenRoutes {
         }
     }
 
+    /** The balance with its breakdown; a renewal or expiry that is due happens first. */
     private void balance(ServerRequest req, ServerResponse res) {
         Caller caller = access.caller(req);
-        long balance = Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
-        Responses.ok(res, new TokenJson.BalanceBody(balance));
+        BalanceView view =
+                Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
+        if (Queued.call(() -> ledger.catchUpIfDue(caller.accountId(), view.dueAt()))) {
+            BalanceView current =
+                    Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
+            Responses.ok(res, TokenJson.balance(current));
+            return;
+        }
+        Responses.ok(res, TokenJson.balance(view));
     }
 
+    /** The plan with the current period; a renewal that is due happens first. */
     private void plan(ServerRequest req, ServerResponse res) {
         Caller caller = access.caller(req);
-        String planId = accounts.find(caller.accountId())
-                .orElseThrow(TokenRoutes::accountGone)
-                .planId();
-        Responses.ok(res, PlanJson.of(plans.find(planId).orElseThrow(TokenRoutes::accountGone)));
+        Account read = accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone);
+        Account account = Queued.call(() -> ledger.catchUpIfDue(read.id(), read.dueAt()))
+                ? accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone)
+                : read;
+        Plan plan = plans.find(account.planId()).orElseThrow(TokenRoutes::accountGone);
+        Responses.ok(res, PlanJson.withPeriod(plan, account.currentPeriod()));
     }
 
     private void getSpending(ServerRequest req, ServerResponse res) {

@@ -88,13 +88,24 @@ class OperatorCliTest {
         assertThat(created.out()).contains("id:").contains("gold").contains("5000");
 
         Run listed = ok("plans", "list");
-        assertThat(listed.out()).contains("MONTHLY TOKENS").contains("gold").contains("free");
+        assertThat(listed.out())
+                .contains("ALLOWANCE")
+                .contains("PERIOD")
+                .contains("gold")
+                .contains("free");
 
         ok("plans", "update", "gold", "--rate-limit-per-minute", "60");
         JsonNode plan = ok("plans", "get", "gold", "--json").json();
         assertThat(plan.get("name").asText()).isEqualTo("Gold");
         assertThat(plan.get("monthlyTokens").asLong()).isEqualTo(5000);
         assertThat(plan.get("rateLimitPerMinute").asLong()).isEqualTo(60);
+
+        ok("plans", "update", "gold", "--allowance", "70", "--period", "week", "--rollover", "10");
+        JsonNode weekly = ok("plans", "get", "gold", "--json").json();
+        assertThat(weekly.get("allowance").asLong()).isEqualTo(70);
+        assertThat(weekly.get("period").asText()).isEqualTo("week");
+        assertThat(weekly.get("rollover").asLong()).isEqualTo(10);
+        assertThat(weekly.get("rateLimitPerMinute").asLong()).isEqualTo(60);
     }
 
     @Test
@@ -105,13 +116,17 @@ class OperatorCliTest {
         JsonNode credit = ok("accounts", "credit", accountId, "250", "--reason", "top-up", "--json")
                 .json();
         assertThat(credit.get("balance").asLong()).isEqualTo(350);
+        JsonNode expiring = ok("accounts", "credit", accountId, "5", "--expires-at", "2099-01-01T00:00:00Z", "--json")
+                .json();
+        assertThat(expiring.get("expiresAt").asText()).isEqualTo("2099-01-01T00:00:00Z");
+        assertThat(expiring.get("balance").asLong()).isEqualTo(355);
 
         assertThat(ok("accounts", "set-plan", accountId, "silver").out())
                 .contains("planId:")
                 .contains("silver");
         JsonNode account = ok("accounts", "get", accountId, "--json").json();
         assertThat(account.get("planId").asText()).isEqualTo("silver");
-        assertThat(account.get("balance").asLong()).isEqualTo(350);
+        assertThat(account.get("balance").asLong()).isEqualTo(355);
 
         Run ledger = ok("accounts", "ledger", accountId);
         assertThat(ledger.out()).contains("BALANCE AFTER").contains("top-up").contains("opening balance");

@@ -2,23 +2,26 @@ package dev.pulseledger.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.AccountStatus;
+import dev.pulseledger.accounts.PlanPeriod;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The ledger's rules, decided without a database (CONTRACT §3 and §6). */
+/** The ledger's rules for spends, reverts and credits, decided without a database (CONTRACT §3, §6). */
 class LedgerCoreTest {
-    private static final Instant T0 = Instant.parse("2026-01-31T12:00:00Z");
-    private final InMemoryLedger ledger = new InMemoryLedger(Set.of("free"));
+    static final Instant T0 = Instant.parse("2026-01-31T12:00:00Z");
+    static final PlanTerms FREE = new PlanTerms("free", 0, PlanPeriod.MONTH, 0);
+    private final InMemoryLedger ledger = new InMemoryLedger(FREE);
 
     @Test
     void aSpendTakesTokensAndARefusedSpendChangesNothing() {
-        ledger.apply(T0, new LedgerCommand.Open(InMemoryLedger.account("acct_a", 100, T0)));
+        ledger.apply(T0, open("acct_a", "free", 100));
 
         assertThat(ledger.apply(T0, spend("acct_a", 60, "sp_1"))).isInstanceOf(SpendResult.Spent.class);
         assertThat(ledger.apply(T0, spend("acct_a", 60, "sp_2")))
@@ -31,8 +34,7 @@ class LedgerCoreTest {
 
     @Test
     void openingOnAnUnknownPlanCreatesNothing() {
-        var account = new dev.pulseledger.accounts.Account(
-                "acct_x", "X", "gold", 10, dev.pulseledger.accounts.AccountStatus.ACTIVE, T0);
+        Account account = new Account("acct_x", "X", "gold", 10, AccountStatus.ACTIVE, T0);
 
         assertThat(ledger.apply(T0, new LedgerCommand.Open(account))).isEqualTo(new OpenResult.UnknownPlan());
         assertThat(ledger.accountIds()).isEmpty();
@@ -40,17 +42,17 @@ class LedgerCoreTest {
 
     @Test
     void aCreditBeyondTheLimitIsRefusedAndACreditToNoAccountIsNotFound() {
-        ledger.apply(T0, new LedgerCommand.Open(InMemoryLedger.account("acct_a", LedgerCore.MAX_BALANCE, T0)));
+        ledger.apply(T0, open("acct_a", "free", LedgerCore.MAX_BALANCE));
 
-        assertThat(ledger.apply(T0, new LedgerCommand.Credit("acct_a", 1, "more")))
+        assertThat(ledger.apply(T0, credit("acct_a", 1, Optional.empty())))
                 .isEqualTo(new CreditResult.BalanceLimitReached());
-        assertThat(ledger.apply(T0, new LedgerCommand.Credit("acct_none", 1, "more")))
+        assertThat(ledger.apply(T0, credit("acct_none", 1, Optional.empty())))
                 .isEqualTo(new CreditResult.AccountNotFound());
     }
 
     @Test
     void anIdempotentRepeatInTheSameBatchReplaysTheFirstOutcome() {
-        ledger.apply(T0, new LedgerCommand.Open(InMemoryLedger.account("acct_a", 100, T0)));
+        ledger.apply(T0, open("acct_a", "free", 100));
         SpendRequest request = new SpendRequest("acct_a", 30, Optional.of("k1"));
 
         List<LedgerOutcome> outcomes = ledger.apply(
@@ -68,56 +70,65 @@ class LedgerCoreTest {
 
     @Test
     void anotherAccountsSpendingIsNotFound() {
-        ledger.apply(
-                T0,
-                List.of(
-                        new LedgerCommand.Open(InMemoryLedger.account("acct_a", 100, T0)),
-                        new LedgerCommand.Open(InMemoryLedger.account("acct_b", 100, T0))));
+        ledger.apply(T0, List.of(open("acct_a", "free", 100), open("acct_b", "free", 100)));
         ledger.apply(T0, spend("acct_a", 10, "sp_1"));
 
         assertThat(ledger.apply(T0, new LedgerCommand.Revert("acct_b", "sp_1"))).isEqualTo(new RevertResult.NotFound());
         assertThat(ledger.balance("acct_a")).isEqualTo(90);
     }
 
-    /** Random batches of spends, reverts and credits over two accounts never break CONTRACT §6. */
+    /**
+     * Random batches of spends, reverts, credits (some expiring), plan changes and touches over two
+     * accounts and months of time never break CONTRACT §6 or the grant invariants of §7.
+     */
     @Test
     void randomBatchesKeepEveryInvariant() {
-        for (long seed = 0; seed < 200; seed++) {
-            InMemoryLedger random = new InMemoryLedger(Set.of("free"));
+        PlanTerms monthly = new PlanTerms("monthly", 100, PlanPeriod.MONTH, 40);
+        PlanTerms daily = new PlanTerms("daily", 30, PlanPeriod.DAY, 0);
+        for (long seed = 0; seed < 80; seed++) {
+            InMemoryLedger random = new InMemoryLedger(FREE, monthly, daily);
             Random rnd = new Random(seed);
             Instant now = T0;
             random.apply(
                     now,
-                    List.of(
-                            new LedgerCommand.Open(InMemoryLedger.account("acct_a", rnd.nextInt(200), now)),
-                            new LedgerCommand.Open(InMemoryLedger.account("acct_b", rnd.nextInt(200), now))));
+                    List.of(open("acct_a", "monthly", rnd.nextInt(200)), open("acct_b", "daily", rnd.nextInt(200))));
             List<String> spent = new ArrayList<>();
-            for (int batch = 0; batch < 30; batch++) {
-                now = now.plus(Duration.ofMinutes(rnd.nextInt(90)));
+            for (int batch = 0; batch < 40; batch++) {
+                now = now.plus(Duration.ofHours(rnd.nextInt(60)));
                 List<LedgerCommand> commands = new ArrayList<>();
                 for (int i = rnd.nextInt(6); i >= 0; i--) {
-                    commands.add(randomCommand(rnd, spent, "sp_" + seed + "_" + batch + "_" + i));
+                    commands.add(randomCommand(rnd, now, spent, "sp_" + seed + "_" + batch + "_" + i));
                 }
                 random.apply(now, commands);
+                assertInvariants(random);
             }
-            assertInvariants(random);
         }
     }
 
-    private static LedgerCommand randomCommand(Random rnd, List<String> spent, String newSpendingId) {
+    private static LedgerCommand randomCommand(Random rnd, Instant now, List<String> spent, String newSpendingId) {
         String account = rnd.nextBoolean() ? "acct_a" : "acct_b";
-        int pick = rnd.nextInt(10);
-        if (pick < 5 || spent.isEmpty()) {
+        int pick = rnd.nextInt(20);
+        if (pick < 9 || spent.isEmpty()) {
             spent.add(newSpendingId);
             Optional<String> key = rnd.nextInt(4) == 0 ? Optional.of("k" + rnd.nextInt(3)) : Optional.empty();
             return new LedgerCommand.Spend(new SpendRequest(account, 1 + rnd.nextInt(80), key), newSpendingId);
         }
-        if (pick < 9) {
+        if (pick < 15) {
             return new LedgerCommand.Revert(account, spent.get(rnd.nextInt(spent.size())));
         }
-        return new LedgerCommand.Credit(account, 1 + rnd.nextInt(50), "random");
+        if (pick < 18) {
+            Optional<Instant> expiresAt = rnd.nextBoolean()
+                    ? Optional.of(now.plus(Duration.ofHours(1 + rnd.nextInt(100))))
+                    : Optional.empty();
+            return credit(account, 1 + rnd.nextInt(50), expiresAt);
+        }
+        if (pick < 19) {
+            return new LedgerCommand.ChangePlan(account, rnd.nextBoolean() ? "monthly" : "daily");
+        }
+        return new LedgerCommand.Touch(account);
     }
 
+    /** §6.1, §6.2 and §6.4 on every account, and §7's grant invariants on every grant. */
     static void assertInvariants(InMemoryLedger ledger) {
         for (String account : ledger.accountIds()) {
             long sum = 0;
@@ -126,17 +137,42 @@ class LedgerCoreTest {
                 assertThat(line.balanceAfter()).as("balance after each line").isEqualTo(sum);
             }
             assertThat(ledger.balance(account)).isNotNegative().isEqualTo(sum);
+            long inGrants = 0;
+            for (Grant grant : ledger.grants(account)) {
+                long held = ledger.spendings(account).stream()
+                        .flatMap(s -> ledger.allocations(s.id()).stream())
+                        .filter(a -> a.grantId().equals(grant.id()))
+                        .mapToLong(Allocation::unreturned)
+                        .sum();
+                assertThat(grant.remaining() + grant.expired() + held)
+                        .as("grant " + grant.id() + ": remaining + expired + held")
+                        .isEqualTo(grant.amount());
+                inGrants += grant.remaining();
+            }
+            assertThat(inGrants).as("tokens in grants of " + account).isEqualTo(ledger.balance(account));
             for (Spending spending : ledger.spendings(account)) {
                 long refunds = ledger.lines(account).stream()
                         .filter(l ->
                                 l.kind() == LedgerKind.REVERT && l.spendingId().equals(Optional.of(spending.id())))
                         .count();
                 assertThat(refunds).as("refunds of " + spending.id()).isEqualTo(spending.reverted() ? 1 : 0);
+                long drawn = ledger.allocations(spending.id()).stream()
+                        .mapToLong(Allocation::amount)
+                        .sum();
+                assertThat(drawn).as("what " + spending.id() + " drew").isEqualTo(spending.amount());
             }
         }
     }
 
-    private static LedgerCommand spend(String accountId, long amount, String spendingId) {
+    static LedgerCommand open(String accountId, String planId, long balance) {
+        return new LedgerCommand.Open(new Account(accountId, "Account", planId, balance, AccountStatus.ACTIVE, T0));
+    }
+
+    static LedgerCommand spend(String accountId, long amount, String spendingId) {
         return new LedgerCommand.Spend(new SpendRequest(accountId, amount, Optional.empty()), spendingId);
+    }
+
+    static LedgerCommand credit(String accountId, long amount, Optional<Instant> expiresAt) {
+        return new LedgerCommand.Credit(accountId, amount, "test", expiresAt);
     }
 }

@@ -3,7 +3,9 @@ package dev.pulseledger.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.events.Outbox;
+import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Ids;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LedgerAudit;
 import dev.pulseledger.support.TestNode;
@@ -53,7 +55,7 @@ class LedgerStoreTest {
             LedgerCommand spend = new LedgerCommand.Spend(
                     new SpendRequest(caller.accountId(), 300, Optional.empty()), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
             LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
-            LedgerCommand credit = new LedgerCommand.Credit(caller.accountId(), 5, "goodwill");
+            LedgerCommand credit = new LedgerCommand.Credit(caller.accountId(), 5, "goodwill", Optional.empty());
 
             List<LedgerOutcome> outcomes = round(database, List.of(spend, revert, revert, credit));
 
@@ -81,10 +83,10 @@ class LedgerStoreTest {
                     new SpendRequest(caller.accountId(), 300, Optional.empty()), "sp_01bbbbbbbbbbbbbbbbbbbbbbbb");
             round(database, List.of(spend));
 
-            LedgerStore ledger = LedgerStore.forDatabase(database, silentOutbox(database));
+            LedgerStore ledger = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
             List<LedgerOutcome> retried = ledger.round(
                             StateQuery.of(List.of(spend), true),
-                            state -> LedgerCore.decide(state, List.of(spend), NOW.plusSeconds(1)))
+                            state -> LedgerCore.decide(state, List.of(spend), NOW.plusSeconds(1), Ids::grant))
                     .outcomes();
 
             assertThat(retried.getFirst())
@@ -97,9 +99,13 @@ class LedgerStoreTest {
     }
 
     private static List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
-        return LedgerStore.forDatabase(database, silentOutbox(database))
-                .round(StateQuery.of(commands, false), state -> LedgerCore.decide(state, commands, NOW))
+        return LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database))
+                .round(StateQuery.of(commands, false), state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
                 .outcomes();
+    }
+
+    private static AccessChangeLog accessChanges(Database database) {
+        return new AccessChangeLog(database, database, java.time.Clock.systemUTC());
     }
 
     /** An outbox whose events nobody here listens to. */

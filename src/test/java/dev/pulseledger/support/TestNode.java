@@ -33,6 +33,11 @@ public final class TestNode implements AutoCloseable {
         return start(config, Clock.systemUTC());
     }
 
+    /** A node whose rules read the time from {@code clock} (periods, expiries, key expiry). */
+    public static TestNode start(String databaseUrl, Clock clock, String... extraFlags) {
+        return start(config(databaseUrl, extraFlags), clock);
+    }
+
     /** A node whose time comes from {@code clock}, so a test can move it. */
     public static TestNode start(Config config, Clock clock) {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
