@@ -266,7 +266,8 @@ public final class Application implements AutoCloseable {
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
                 .register(routes);
         new ConsoleRoutes(
-                        new ConsoleRoutes.Stores(database, accounts, plans, keys, ledger, services, feed, webhooks),
+                        new ConsoleRoutes.Stores(
+                                database, accounts, plans, keys, ledger, services, feed, incidents, webhooks),
                         authenticator,
                         clock)
                 .register(routes);
