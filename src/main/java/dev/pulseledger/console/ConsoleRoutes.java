@@ -10,6 +10,7 @@ import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.status.IncidentStore;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.webhooks.WebhookStore;
 import java.time.Clock;
@@ -28,6 +29,7 @@ public final class ConsoleRoutes {
             LedgerWriter ledger,
             ServiceStore services,
             PulseFeed feed,
+            IncidentStore incidents,
             WebhookStore webhooks) {}
 
     private final Stores stores;
@@ -76,5 +78,6 @@ public final class ConsoleRoutes {
         new ServicePages(stores.services(), stores.feed(), view, clock).register(routes, guard);
         new PlanPages(stores.plans(), view, clock).register(routes, guard);
         new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
+        new IncidentPages(stores.incidents(), stores.services(), stores.feed(), view, clock).register(routes, guard);
     }
 }

@@ -46,6 +46,7 @@ final class ConsoleView {
             "key-issued", "accounts",
             "services", "services",
             "plans", "plans",
+            "incidents", "incidents",
             "webhooks", "webhooks",
             "webhook", "webhooks");
 

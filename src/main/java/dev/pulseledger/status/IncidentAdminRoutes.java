@@ -20,8 +20,8 @@ import java.util.TreeMap;
 
 /** Operator API for incidents and their updates ({@code /admin/incidents}, CONTRACT §9). */
 public final class IncidentAdminRoutes {
-    static final int MAX_TITLE_LENGTH = 200;
-    static final int MAX_MESSAGE_LENGTH = 5000;
+    public static final int MAX_TITLE_LENGTH = 200;
+    public static final int MAX_MESSAGE_LENGTH = 5000;
     private static final int MAX_SERVICES = 100;
     private static final int MAX_ID_LENGTH = 64;
     private static final Set<String> CREATE_FIELDS = Set.of("title", "impact", "status", "message", "services");
