@@ -40,6 +40,8 @@ import dev.pulseledger.tokens.IdempotencyCleaner;
 import dev.pulseledger.tokens.SpendBatchStore;
 import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
+import dev.pulseledger.usage.LedgerHistory;
+import dev.pulseledger.usage.UsageRoutes;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
 import dev.pulseledger.webhooks.WebhookStore;
@@ -101,7 +103,11 @@ public final class Application implements AutoCloseable {
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
     public static Application start(Config config, PrintStream console) {
-        Clock clock = Clock.systemUTC();
+        return start(config, console, Clock.systemUTC());
+    }
+
+    /** Starts a node whose rules read the time from {@code clock}: tests move it instead of sleeping. */
+    public static Application start(Config config, PrintStream console, Clock clock) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(metrics);
@@ -161,8 +167,19 @@ public final class Application implements AutoCloseable {
                         config.serverLimits().maxConcurrentRequests() / 2)
                 .register(routes);
         BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
-        new TokenRoutes(authenticator, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
+        LedgerHistory history = new LedgerHistory(database);
+        new TokenRoutes(
+                        authenticator,
+                        ledger,
+                        balances,
+                        new SpendingQueries(database),
+                        accounts,
+                        plans,
+                        metrics,
+                        history,
+                        clock)
                 .register(routes);
+        new UsageRoutes(authenticator, history, clock).register(routes);
         new PlanAdminRoutes(authenticator, plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);

@@ -17,6 +17,8 @@ final class TokenJson {
 
     record BalanceBody(long balance) {}
 
+    record BalanceAtBody(long balance, String at) {}
+
     record SpendingPage(List<SpendingBody> data, String nextCursor) {}
 
     static SpentBody spent(SpendResult.Spent spent) {

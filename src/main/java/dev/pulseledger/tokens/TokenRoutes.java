@@ -8,14 +8,18 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import dev.pulseledger.store.Page;
+import dev.pulseledger.usage.LedgerHistory;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +41,8 @@ public final class TokenRoutes {
     private final AccountStore accounts;
     private final PlanStore plans;
     private final MeterRegistry metrics;
+    private final LedgerHistory history;
+    private final Clock clock;
 
     public TokenRoutes(
             Authenticator authenticator,
@@ -45,7 +51,9 @@ public final class TokenRoutes {
             SpendingQueries spendings,
             AccountStore accounts,
             PlanStore plans,
-            MeterRegistry metrics) {
+            MeterRegistry metrics,
+            LedgerHistory history,
+            Clock clock) {
         this.authenticator = authenticator;
         this.ledger = ledger;
         this.balances = balances;
@@ -53,6 +61,8 @@ public final class TokenRoutes {
         this.accounts = accounts;
         this.plans = plans;
         this.metrics = metrics;
+        this.history = history;
+        this.clock = clock;
     }
 
     public void register(RouteTable routes) {
@@ -121,8 +131,22 @@ public final class TokenRoutes {
 
     private void balance(ServerRequest req, ServerResponse res) {
         Caller caller = authenticator.caller(req);
+        Optional<Instant> at = Requests.timestamp(req, "at");
+        if (at.isPresent()) {
+            balanceAt(caller, at.get(), res);
+            return;
+        }
         long balance = queued(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         Responses.ok(res, new TokenJson.BalanceBody(balance));
+    }
+
+    /** The balance right after the last ledger line at or before {@code at} (CONTRACT §11). */
+    private void balanceAt(Caller caller, Instant at, ServerResponse res) {
+        if (at.isAfter(clock.instant())) {
+            throw ProblemException.badRequest(
+                    "invalid_at", "Query parameter 'at' must not be in the future; omit it for the balance now.");
+        }
+        Responses.ok(res, new TokenJson.BalanceAtBody(history.balanceAt(caller.accountId(), at), Times.format(at)));
     }
 
     private void plan(ServerRequest req, ServerResponse res) {

@@ -6,6 +6,7 @@ import dev.pulseledger.config.Config;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,8 +29,14 @@ public final class TestNode implements AutoCloseable {
     }
 
     public static TestNode start(Config config) {
+        return start(config, Clock.systemUTC());
+    }
+
+    /** A node whose rules read the time from {@code clock} (see {@link TestClock}). */
+    public static TestNode start(Config config, Clock clock) {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
-        Application application = Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8));
+        Application application =
+                Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8), clock);
         return new TestNode(application, config.databaseUrl(), console);
     }
 
