@@ -186,7 +186,7 @@ public final class Application implements AutoCloseable {
         new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
         new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
-        new DocsRoutes().register(routes);
+        new DocsRoutes(config.publicStatusPage() ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
         if (config.publicStatusPage()) {
             new StatusPageRoutes(feed).register(routes);
         }
@@ -256,5 +256,6 @@ public final class Application implements AutoCloseable {
         ledger.close();
         balances.close();
         database.close();
+        LOG.info("Pulseledger stopped: requests drained, queued spends committed, database closed");
     }
 }

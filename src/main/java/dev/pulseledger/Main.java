@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "pulseledger",
         mixinStandardHelpOptions = true,
-        version = "Pulseledger 0.1.0",
+        versionProvider = BuildInfo.class,
         description = "Prepaid token accounts and a service-status feed for API providers.",
         subcommands = {
             ServeCommand.class,

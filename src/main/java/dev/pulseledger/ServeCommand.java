@@ -12,6 +12,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "serve",
         mixinStandardHelpOptions = true,
+        versionProvider = BuildInfo.class,
         description = "Run the Pulseledger service. Flags override PULSELEDGER_* environment variables.")
 public final class ServeCommand implements Callable<Integer> {
     @Option(

@@ -6,6 +6,7 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -18,9 +19,12 @@ import java.util.Properties;
 
 /**
  * Interactive API reference at {@code /docs}: Swagger UI from its webjar, served by this node (no
- * CDN), reading this node's {@code /openapi.json}. Only a fixed list of files is served.
+ * CDN), reading this node's {@code /openapi.json}. Only a fixed list of files is served. {@code /}
+ * sends a browser to the status page when it is on, else here.
  */
 public final class DocsRoutes {
+    public static final String PATH = "/docs";
+
     /** Scripts and styles only from this node; Swagger UI fetches the document and tries calls here too. */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self';"
             + " img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none';"
@@ -32,8 +36,11 @@ public final class DocsRoutes {
 
     private final Representation page;
     private final Map<String, Representation> assets;
+    private final String landingPath;
 
-    public DocsRoutes() {
+    /** {@code landingPath} is where {@code /} redirects: {@code /status} or {@code /docs}. */
+    public DocsRoutes(String landingPath) {
+        this.landingPath = landingPath;
         String webjar = "/META-INF/resources/webjars/swagger-ui/" + swaggerUiVersion() + "/";
         this.page =
                 Representation.of("text/html; charset=utf-8", ClasspathResources.read("/docs/index.html"), "no-cache");
@@ -45,7 +52,11 @@ public final class DocsRoutes {
     }
 
     public void register(RouteTable routes) {
-        routes.get("/docs", this::page).get("/docs/{asset}", this::asset);
+        routes.get("/", this::land).get(PATH, this::page).get("/docs/{asset}", this::asset);
+    }
+
+    private void land(ServerRequest req, ServerResponse res) {
+        res.status(302).header(HeaderNames.LOCATION, landingPath).send();
     }
 
     private void page(ServerRequest req, ServerResponse res) {

@@ -38,12 +38,14 @@ final class StreamPermits {
         });
         if (!granted[0]) {
             open.decrementAndGet();
+            // A place frees when one of the key's streams ends; a client that waits a little finds it.
             throw new ProblemException(
-                    429,
-                    "too_many_streams",
-                    "Too Many Requests",
-                    "At most " + perKey + " event streams may be open per API key on one node;"
-                            + " close one before opening another.");
+                            429,
+                            "too_many_streams",
+                            "Too Many Requests",
+                            "At most " + perKey + " event streams may be open per API key on one node;"
+                                    + " close one before opening another.")
+                    .withHeader("Retry-After", "5");
         }
         return new Permit(keyId);
     }

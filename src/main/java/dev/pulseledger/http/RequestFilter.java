@@ -16,7 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
-/** Gives every exchange a request id, the security headers, and a latency sample by route. */
+/**
+ * Gives every exchange a request id, the security headers, and a latency sample by route. The labels
+ * come from {@link MetricLabels}, so nothing a client sends can add a time series.
+ */
 public final class RequestFilter implements Filter {
     public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final Pattern SANE_REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
@@ -55,9 +58,9 @@ public final class RequestFilter implements Filter {
 
     private void record(RoutingRequest req, RoutingResponse res, long startNanos) {
         TimerKey key = new TimerKey(
-                req.prologue().method().text(),
-                req.matchingPattern().orElse("unmatched"),
-                res.status().code());
+                MetricLabels.method(req.prologue().method().text()),
+                MetricLabels.route(req.matchingPattern()),
+                MetricLabels.status(res.status().code()));
         timers.computeIfAbsent(key, this::timer).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -66,7 +69,7 @@ public final class RequestFilter implements Filter {
                 .description("HTTP requests by route and status")
                 .tag("method", key.method())
                 .tag("route", key.route())
-                .tag("status", Integer.toString(key.status()))
+                .tag("status", key.status())
                 .serviceLevelObjectives(
                         Duration.ofMillis(1),
                         Duration.ofMillis(5),
@@ -80,5 +83,5 @@ public final class RequestFilter implements Filter {
     }
 
     /** The tags of one timer; looking the timer up by them is far cheaper than building its id per request. */
-    private record TimerKey(String method, String route, int status) {}
+    private record TimerKey(String method, String route, String status) {}
 }

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.HexFormat;
 
 /** Generates high-entropy keys and the SHA-256 hashes that are all we keep of them. */
@@ -11,6 +12,8 @@ public final class Secrets {
     private static final char[] BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
     /** 32 base-62 characters carry about 190 bits, well above the contract's 128. */
     private static final int RANDOM_CHARS = 32;
+    /** Standard Webhooks asks for 24 to 64 bytes of key. */
+    private static final int WEBHOOK_KEY_BYTES = 32;
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final MessageDigest SHA_256 = sha256Prototype();
@@ -27,9 +30,14 @@ public final class Secrets {
         return "pl_admin_" + randomText();
     }
 
-    /** A webhook signing secret: shown once, then kept only to sign deliveries. */
+    /**
+     * A webhook signing secret as Standard Webhooks writes one: {@code whsec_} and the base64 of 32
+     * random bytes. Shown once, then kept only to sign deliveries.
+     */
     public static String newWebhookSecret() {
-        return "whsec_" + randomText();
+        byte[] key = new byte[WEBHOOK_KEY_BYTES];
+        RANDOM.nextBytes(key);
+        return "whsec_" + Base64.getEncoder().encodeToString(key);
     }
 
     private static String randomText() {

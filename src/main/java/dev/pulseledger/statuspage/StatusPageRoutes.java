@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * cached pulse feed, and only registered when the operator turns the page on.
  */
 public final class StatusPageRoutes {
+    public static final String PATH = "/status";
+
     /** No script, no frames, no forms: the page needs only its own stylesheet. */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'self'; img-src 'self';"
             + " base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -41,7 +43,7 @@ public final class StatusPageRoutes {
     }
 
     public void register(RouteTable routes) {
-        routes.get("/status", this::page).get("/status/status.css", this::stylesheet);
+        routes.get(PATH, this::page).get("/status/status.css", this::stylesheet);
     }
 
     private void page(ServerRequest req, ServerResponse res) {

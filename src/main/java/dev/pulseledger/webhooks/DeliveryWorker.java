@@ -187,9 +187,16 @@ public final class DeliveryWorker implements AutoCloseable {
                 .header("Pulseledger-Event-Type", delivery.eventType().wire())
                 .header("Pulseledger-Delivery-Id", delivery.deliveryId())
                 .header("Pulseledger-Delivery-Attempt", Integer.toString(delivery.attempt()))
+                // The event id is the message id: the same on every retry, so receivers can drop duplicates.
+                .header(WebhookSignature.ID, delivery.eventId())
+                .header(WebhookSignature.TIMESTAMP, Long.toString(at.getEpochSecond()))
                 .header(
-                        WebhookSignature.HEADER,
-                        WebhookSignature.header(delivery.secret(), at.getEpochSecond(), delivery.payload()))
+                        WebhookSignature.SIGNATURE,
+                        WebhookSignature.standard(
+                                delivery.secret(), delivery.eventId(), at.getEpochSecond(), delivery.payload()))
+                .header(
+                        WebhookSignature.LEGACY_HEADER,
+                        WebhookSignature.legacy(delivery.secret(), at.getEpochSecond(), delivery.payload()))
                 .POST(HttpRequest.BodyPublishers.ofString(delivery.payload()))
                 .build();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
+import dev.pulseledger.support.LogCapture;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.util.ArrayList;

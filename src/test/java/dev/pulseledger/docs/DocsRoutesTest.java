@@ -53,6 +53,24 @@ class DocsRoutesTest {
     }
 
     @Test
+    void theFrontDoorLeadsToTheReferenceWhenTheStatusPageIsOff() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Reply front = node.anonymous().get("/");
+            assertThat(front.status()).isEqualTo(302);
+            assertThat(front.header("Location")).contains("/docs");
+        }
+    }
+
+    @Test
+    void theFrontDoorLeadsToTheStatusPageWhenItIsOn() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl(), "--public-status-page")) {
+            Reply front = node.anonymous().get("/");
+            assertThat(front.status()).isEqualTo(302);
+            assertThat(front.header("Location")).contains("/status");
+        }
+    }
+
+    @Test
     void theOpenApiDocumentDescribesTheNewPages() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
             Reply document = node.anonymous().get("/openapi.json");

@@ -105,6 +105,7 @@ class StatusChangeStreamTest {
                 try (SseClient fourth = stream(node, key, Optional.empty())) {
                     assertThat(fourth.status()).isEqualTo(429);
                     assertThat(fourth.problem().path("code").asText()).isEqualTo("too_many_streams");
+                    assertThat(fourth.header("Retry-After")).contains("5");
                 }
                 String otherKey = new Fixtures(node).caller(0).key();
                 try (SseClient other = stream(node, otherKey, Optional.empty())) {

@@ -66,7 +66,11 @@ public final class SseClient implements AutoCloseable {
     }
 
     public String contentType() {
-        return response.headers().firstValue("Content-Type").orElse("");
+        return header("Content-Type").orElse("");
+    }
+
+    public Optional<String> header(String name) {
+        return response.headers().firstValue(name);
     }
 
     private void read() {

@@ -1,4 +1,4 @@
-package dev.pulseledger.contract;
+package dev.pulseledger.support;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Captures every log line the process writes while open: SLF4J/Logback (our code, Hikari, Flyway)
  * and java.util.logging (Helidon), with Pulseledger's own loggers turned up to TRACE.
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
     private final Logger root;
     private final Logger ours;
     private final Level oursBefore;
@@ -41,7 +41,7 @@ final class LogCapture implements AutoCloseable {
         public void close() {}
     };
 
-    LogCapture() {
+    public LogCapture() {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         ours = context.getLogger("dev.pulseledger");
@@ -54,7 +54,7 @@ final class LogCapture implements AutoCloseable {
     }
 
     /** Every captured line, with any stack trace it carried. */
-    List<String> lines() {
+    public List<String> lines() {
         List<String> lines = new ArrayList<>();
         synchronized (appender.list) {
             for (ILoggingEvent event : appender.list) {
