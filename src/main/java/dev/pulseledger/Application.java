@@ -12,9 +12,11 @@ import dev.pulseledger.config.Config;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
 import dev.pulseledger.docs.DocsRoutes;
+import dev.pulseledger.events.AccountStreamRoutes;
+import dev.pulseledger.events.EventFeed;
+import dev.pulseledger.events.EventStreams;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
-import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
@@ -77,7 +79,7 @@ public final class Application implements AutoCloseable {
     private final RouteTable routes;
     private final RequestDeadlines deadlines;
     private final IdempotencyCleaner idempotencyCleaner;
-    private final StatusChangeFeed statusChanges;
+    private final EventFeed eventFeed;
     private final DeliveryWorker webhookWorker;
 
     private Application(
@@ -88,7 +90,7 @@ public final class Application implements AutoCloseable {
             RouteTable routes,
             RequestDeadlines deadlines,
             IdempotencyCleaner idempotencyCleaner,
-            StatusChangeFeed statusChanges,
+            EventFeed eventFeed,
             DeliveryWorker webhookWorker) {
         this.database = database;
         this.ledger = ledger;
@@ -97,7 +99,7 @@ public final class Application implements AutoCloseable {
         this.routes = routes;
         this.deadlines = deadlines;
         this.idempotencyCleaner = idempotencyCleaner;
-        this.statusChanges = statusChanges;
+        this.eventFeed = eventFeed;
         this.webhookWorker = webhookWorker;
     }
 
@@ -135,7 +137,7 @@ public final class Application implements AutoCloseable {
                 new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
                 metrics);
         EventSettings events = config.events();
-        StatusChangeFeed statusChanges = StatusChangeFeed.start(outbox, events.pollInterval());
+        EventFeed eventFeed = EventFeed.start(outbox, events.pollInterval());
         DeliveryWorker webhookWorker = DeliveryWorker.start(
                 webhooks,
                 outbox,
@@ -160,14 +162,15 @@ public final class Application implements AutoCloseable {
         RouteTable routes = new RouteTable(routing);
         new HealthRoutes(database, metrics).register(routes);
         new PulseRoutes(authenticator, feed).register(routes);
-        new PulseStreamRoutes(
-                        authenticator,
-                        statusChanges,
-                        events.heartbeatInterval(),
-                        config.serverLimits().maxConcurrentRequests() / 2)
-                .register(routes);
-        BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
+        EventStreams streams = new EventStreams(
+                authenticator,
+                eventFeed,
+                events.heartbeatInterval(),
+                config.serverLimits().maxConcurrentRequests() / 2);
+        new PulseStreamRoutes(authenticator, streams).register(routes);
         LedgerHistory history = new LedgerHistory(database);
+        new AccountStreamRoutes(authenticator, streams, history).register(routes);
+        BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
         new TokenRoutes(
                         authenticator,
                         ledger,
@@ -192,8 +195,8 @@ public final class Application implements AutoCloseable {
         }
         routes.finish();
 
-        RequestDeadlines deadlines =
-                new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH));
+        RequestDeadlines deadlines = new RequestDeadlines(
+                config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH, AccountStreamRoutes.PATH));
         WebServerConfig.Builder serverConfig = WebServer.builder()
                 .host(config.host())
                 .port(config.port())
@@ -206,7 +209,7 @@ public final class Application implements AutoCloseable {
         tls.ifPresent(serverConfig::tls);
         WebServer server = serverConfig.build().start();
         if (!server.isRunning() || server.port() < 0) {
-            statusChanges.close();
+            eventFeed.close();
             webhookWorker.close();
             deadlines.close();
             idempotencyCleaner.close();
@@ -222,15 +225,7 @@ public final class Application implements AutoCloseable {
                 tls.isPresent() ? "HTTPS" : "HTTP",
                 database.dialect().name().toLowerCase());
         return new Application(
-                database,
-                ledger,
-                balances,
-                server,
-                routes,
-                deadlines,
-                idempotencyCleaner,
-                statusChanges,
-                webhookWorker);
+                database, ledger, balances, server, routes, deadlines, idempotencyCleaner, eventFeed, webhookWorker);
     }
 
     public int port() {
@@ -248,7 +243,7 @@ public final class Application implements AutoCloseable {
      */
     @Override
     public void close() {
-        statusChanges.close();
+        eventFeed.close();
         server.stop();
         webhookWorker.close();
         deadlines.close();

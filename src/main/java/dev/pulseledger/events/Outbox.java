@@ -38,7 +38,7 @@ public final class Outbox {
 
     private static final String INSERT = "INSERT INTO events (id, type, payload, created_at) VALUES (?, ?, ?, ?)";
     private static final String SELECT_AFTER =
-            "SELECT seq, id, type, payload FROM events WHERE type = ? AND seq > ? ORDER BY seq LIMIT ?";
+            "SELECT seq, id, type, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?";
     private static final String SELECT_LAST_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM events";
     private static final String PRUNE = "DELETE FROM events WHERE seq IN (SELECT seq FROM events e WHERE"
             + " e.created_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)"
@@ -93,18 +93,23 @@ public final class Outbox {
         return new String(Json.bytes(envelope), StandardCharsets.UTF_8);
     }
 
-    /** Events of one type with a sequence number above {@code afterSeq}, oldest first. */
-    public List<StoredEvent> after(EventType type, long afterSeq, int limit) {
+    /**
+     * Events with a sequence number above {@code afterSeq}, oldest first. An event of a type this
+     * node does not know (written by a newer node) is skipped.
+     */
+    public List<StoredEvent> after(long afterSeq, int limit) {
         return database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_AFTER)) {
-                ps.setString(1, type.wire());
-                ps.setLong(2, afterSeq);
-                ps.setInt(3, Math.min(limit, MAX_READ));
+                ps.setLong(1, afterSeq);
+                ps.setInt(2, Math.min(limit, MAX_READ));
                 List<StoredEvent> events = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        events.add(
-                                new StoredEvent(rs.getLong("seq"), rs.getString("id"), type, rs.getString("payload")));
+                        long seq = rs.getLong("seq");
+                        String id = rs.getString("id");
+                        String payload = rs.getString("payload");
+                        EventType.fromWire(rs.getString("type"))
+                                .ifPresent(type -> events.add(new StoredEvent(seq, id, type, payload)));
                     }
                 }
                 return events;
