@@ -9,38 +9,63 @@ import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
-import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.config.Settings;
+import dev.pulseledger.console.ConsoleRoutes;
+import dev.pulseledger.console.SpendActivity;
+import dev.pulseledger.console.SpendActivityFilter;
 import dev.pulseledger.docs.DocsRoutes;
-import dev.pulseledger.events.AccountStreamRoutes;
-import dev.pulseledger.events.EventFeed;
-import dev.pulseledger.events.EventStreams;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
+import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
+import dev.pulseledger.http.Access;
+import dev.pulseledger.http.AccessLog;
+import dev.pulseledger.http.ClientAddresses;
+import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.ListenAddress;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
+import dev.pulseledger.http.StrictTransportSecurity;
+import dev.pulseledger.http.UnreadBodyCloses;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.keys.AccessFeed;
 import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.LedgerStore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.Renewals;
+import dev.pulseledger.ledger.SpendingQueries;
+import dev.pulseledger.metrics.NodeMetrics;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.ratelimit.FailedAuthLimiter;
+import dev.pulseledger.ratelimit.LocalRateLimiter;
 import dev.pulseledger.ratelimit.PlanRateLimits;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;
+import dev.pulseledger.ratelimit.RedisRateLimiter;
+import dev.pulseledger.status.IncidentAdminRoutes;
+import dev.pulseledger.status.IncidentStore;
+import dev.pulseledger.status.MaintenanceAdminRoutes;
+import dev.pulseledger.status.MaintenanceScheduler;
+import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.status.PulseHistoryRoutes;
+import dev.pulseledger.status.ServiceHistoryAdminRoutes;
+import dev.pulseledger.status.StatusHistory;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.tokens.BalanceReader;
-import dev.pulseledger.tokens.GroupCommitLedger;
 import dev.pulseledger.tokens.IdempotencyCleaner;
-import dev.pulseledger.tokens.SpendBatchStore;
-import dev.pulseledger.tokens.SpendingQueries;
 import dev.pulseledger.tokens.TokenRoutes;
 import dev.pulseledger.usage.LedgerHistory;
 import dev.pulseledger.usage.UsageRoutes;
@@ -51,11 +76,8 @@ import io.helidon.common.tls.Tls;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.security.SecureRandom;
@@ -64,6 +86,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,35 +95,14 @@ public final class Application implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Application.class);
     private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
 
-    private final Database database;
-    private final GroupCommitLedger ledger;
-    private final BalanceReader balances;
+    private final StartedParts parts;
     private final WebServer server;
     private final RouteTable routes;
-    private final RequestDeadlines deadlines;
-    private final IdempotencyCleaner idempotencyCleaner;
-    private final EventFeed eventFeed;
-    private final DeliveryWorker webhookWorker;
 
-    private Application(
-            Database database,
-            GroupCommitLedger ledger,
-            BalanceReader balances,
-            WebServer server,
-            RouteTable routes,
-            RequestDeadlines deadlines,
-            IdempotencyCleaner idempotencyCleaner,
-            EventFeed eventFeed,
-            DeliveryWorker webhookWorker) {
-        this.database = database;
-        this.ledger = ledger;
-        this.balances = balances;
+    private Application(StartedParts parts, WebServer server, RouteTable routes) {
+        this.parts = parts;
         this.server = server;
         this.routes = routes;
-        this.deadlines = deadlines;
-        this.idempotencyCleaner = idempotencyCleaner;
-        this.eventFeed = eventFeed;
-        this.webhookWorker = webhookWorker;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
@@ -108,124 +110,237 @@ public final class Application implements AutoCloseable {
         return start(config, console, Clock.systemUTC());
     }
 
-    /** Starts a node whose rules read the time from {@code clock}: tests move it instead of sleeping. */
+    /** Starts a node whose every notion of time (expiries, maintenance windows, uptime) comes from {@code clock}. */
     public static Application start(Config config, PrintStream console, Clock clock) {
-        Optional<Tls> tls = config.tls().map(ServerTls::load);
-        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JvmMemoryMetrics().bindTo(metrics);
-        new JvmGcMetrics().bindTo(metrics);
-        new JvmThreadMetrics().bindTo(metrics);
-        new ProcessorMetrics().bindTo(metrics);
+        return start(config, console, clock, step -> {});
+    }
 
-        Database database = Database.open(new Database.Settings(
-                config.databaseUrl(),
-                config.databasePoolSize(),
-                config.databaseConnectionTimeout(),
-                config.databaseStatementTimeout(),
-                config.databaseStartupTimeout()));
-        PlanStore plans = new PlanStore(database);
-        AccountStore accounts = new AccountStore(database);
-        KeyStore keys = new KeyStore(database);
+    /**
+     * Starts the parts one by one; when a step fails, the parts already started close in reverse
+     * order before the failure is thrown. {@code afterEachStep} hears each part's name once it runs.
+     */
+    static Application start(Config config, PrintStream console, Clock clock, Consumer<String> afterEachStep) {
+        StartedParts parts = new StartedParts(afterEachStep);
+        try {
+            return start(config, console, clock, parts);
+        } catch (RuntimeException | Error e) {
+            parts.close();
+            throw e;
+        }
+    }
+
+    private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
+        Optional<Tls> tls = config.tls().map(ServerTls::load);
+        Optional<StrictTransportSecurity> hsts =
+                tls.map(on -> new StrictTransportSecurity(config.get(Settings.HSTS_MAX_AGE)));
+        ListenAddress.ensureFree(config.get(Settings.HOST), config.get(Settings.PORT));
+        PrometheusMeterRegistry metrics = NodeMetrics.create();
+        parts.add("metrics", metrics, metrics::close);
+        parts.add("garbage collection metrics", new JvmGcMetrics()).bindTo(metrics);
+
+        // Authentication reads through its own connections, so it never queues behind the spend writer.
+        int lookupConnections = lookupConnections(config.get(Settings.DB_POOL_SIZE));
+        boolean transactionPooler = config.get(Settings.DB_POOLER).equals("transaction");
+        Database database = parts.add(
+                "database",
+                Database.open(new Database.Settings(
+                        config.get(Settings.DATABASE_URL),
+                        config.get(Settings.DB_POOL_SIZE) - lookupConnections,
+                        config.get(Settings.DB_CONNECTION_TIMEOUT),
+                        config.get(Settings.DB_STATEMENT_TIMEOUT),
+                        config.get(Settings.DB_STARTUP_TIMEOUT),
+                        transactionPooler)));
+        Database lookups = parts.add(
+                "lookup database",
+                Database.openWithoutMigrating(new Database.Settings(
+                        config.get(Settings.DATABASE_URL),
+                        lookupConnections,
+                        config.get(Settings.DB_CONNECTION_TIMEOUT),
+                        config.get(Settings.DB_STATEMENT_TIMEOUT),
+                        config.get(Settings.DB_STARTUP_TIMEOUT),
+                        transactionPooler)));
+        countTransactions(metrics, database, "main");
+        countTransactions(metrics, lookups, "lookups");
+        database.bindPoolMetrics(metrics, "main");
+        lookups.bindPoolMetrics(metrics, "lookups");
+        database.bindReachability(metrics);
+        AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
+        PlanStore plans = new PlanStore(database, accessChanges);
+        AccountStore accounts = new AccountStore(database, accessChanges);
+        KeyStore keys = new KeyStore(database, lookups, accessChanges);
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
-        PulseFeed feed = new PulseFeed(services);
-        List<String> adminHashes = AdminKeys.acceptedHashes(config.adminKey(), keys, clock, console);
-        Authenticator authenticator = new Authenticator(keys, clock, adminHashes);
-        GroupCommitLedger ledger = new GroupCommitLedger(
-                new SpendBatchStore(database, clock, outbox),
-                new GroupCommitLedger.Limits(config.spendQueueLength(), config.spendBatchSize(), MAX_SPEND_WAIT),
-                metrics);
+        IncidentStore incidents = new IncidentStore(database, services, outbox);
+        MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
+        StatusHistory history = new StatusHistory(database);
+        PulseFeed feed = new PulseFeed(services, incidents, maintenances);
+        AdminKeys.InForce adminKeys = AdminKeys.accepted(config.get(Settings.ADMIN_KEY), keys, clock, console);
+        List<String> adminHashes = adminKeys.hashes();
+        AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
+        Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
+        PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
+        parts.add("access feed", accessFeed.start());
+        Access access = new Access(
+                authenticator,
+                new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
+                new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
+        LedgerWriter ledger = parts.add(
+                "ledger writer",
+                new LedgerWriter(
+                        LedgerStore.forDatabase(database, outbox, accessChanges),
+                        clock,
+                        new MicroBatcher.Limits(
+                                config.get(Settings.SPEND_QUEUE_LENGTH),
+                                config.get(Settings.SPEND_BATCH_SIZE),
+                                MAX_SPEND_WAIT),
+                        metrics));
+        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.Limits.DEFAULT).start());
         EventSettings events = config.events();
-        EventFeed eventFeed = EventFeed.start(outbox, events.pollInterval());
-        DeliveryWorker webhookWorker = DeliveryWorker.start(
-                webhooks,
-                outbox,
-                new DeliveryWorker.Settings(
-                        events.pollInterval(),
-                        events.webhookMaxAttempts(),
-                        events.webhookRetryBase(),
-                        events.webhookTimeout()),
-                clock,
-                new SecureRandom());
-        IdempotencyCleaner idempotencyCleaner = new IdempotencyCleaner(
-                        database, clock, config.idempotencyRetention(), IdempotencyCleaner.Limits.DEFAULT)
-                .start();
-        if (config.demo()) {
-            DemoSeed.seed(plans, accounts, keys, services, clock, console);
+        parts.add(
+                "maintenance scheduler",
+                MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate));
+        StatusChangeFeed statusChanges =
+                parts.add("status change feed", StatusChangeFeed.start(outbox, events.pollInterval()));
+        parts.add(
+                "webhook worker",
+                DeliveryWorker.start(
+                        webhooks,
+                        outbox,
+                        new DeliveryWorker.Settings(
+                                events.pollInterval(),
+                                events.webhookMaxAttempts(),
+                                events.webhookRetryBase(),
+                                events.webhookTimeout()),
+                        clock,
+                        new SecureRandom(),
+                        metrics));
+        parts.add(
+                "idempotency cleaner",
+                new IdempotencyCleaner(
+                                database,
+                                clock,
+                                config.get(Settings.IDEMPOTENCY_RETENTION),
+                                IdempotencyCleaner.Limits.DEFAULT)
+                        .start());
+        SpendActivity spendActivity = parts.add("spend activity", SpendActivity.start(database, clock));
+        if (config.get(Settings.DEMO)) {
+            DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
+        if (config.get(Settings.ACCESS_LOG)) {
+            routing.addFilter(new AccessLog());
+        }
         routing.addFilter(new RequestFilter(metrics));
-        routing.addFilter(new RateLimitFilter(authenticator, new PlanRateLimits(plans), new RateLimiter()));
+        if (config.get(Settings.CORS_ALLOWED_ORIGINS).enabled()) {
+            routing.addFilter(new CorsFilter(config.get(Settings.CORS_ALLOWED_ORIGINS)));
+        }
+        routing.addFilter(new UnreadBodyCloses());
+        hsts.ifPresent(routing::addFilter);
+        routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
+        routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
-        RouteTable routes = new RouteTable(routing);
+        RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
-        new PulseRoutes(authenticator, feed).register(routes);
-        EventStreams streams = new EventStreams(
-                authenticator,
-                eventFeed,
-                events.heartbeatInterval(),
-                config.serverLimits().maxConcurrentRequests() / 2);
-        new PulseStreamRoutes(authenticator, streams).register(routes);
-        LedgerHistory history = new LedgerHistory(database);
-        new AccountStreamRoutes(authenticator, streams, history).register(routes);
-        BalanceReader balances = new BalanceReader(database, accounts, config.databaseStatementTimeout());
+        new PulseRoutes(access, feed).register(routes);
+        new PulseStreamRoutes(
+                        access,
+                        statusChanges,
+                        events.heartbeatInterval(),
+                        config.serverLimits().maxConcurrentRequests() / 2,
+                        metrics)
+                .register(routes);
+        BalanceReader balances =
+                parts.add("balance reader", new BalanceReader(database, config.get(Settings.DB_STATEMENT_TIMEOUT)));
+        LedgerHistory ledgerHistory = new LedgerHistory(database);
         new TokenRoutes(
-                        authenticator,
+                        access,
                         ledger,
                         balances,
                         new SpendingQueries(database),
                         accounts,
                         plans,
                         metrics,
-                        history,
+                        ledgerHistory,
                         clock)
                 .register(routes);
-        new UsageRoutes(authenticator, history, clock).register(routes);
-        new PlanAdminRoutes(authenticator, plans, clock).register(routes);
-        new AccountAdminRoutes(authenticator, accounts, clock).register(routes);
+        new UsageRoutes(access, ledgerHistory, clock).register(routes);
+        new PlanAdminRoutes(plans, clock).register(routes);
+        new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
-        new ServiceAdminRoutes(authenticator, services, feed, clock).register(routes);
-        new WebhookAdminRoutes(authenticator, webhooks, clock).register(routes);
-        new LowBalanceAdminRoutes(authenticator, new LowBalanceThresholds(database)).register(routes);
-        new DocsRoutes(config.publicStatusPage() ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
-        if (config.publicStatusPage()) {
+        new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new ServiceHistoryAdminRoutes(history, services).register(routes);
+        new IncidentAdminRoutes(incidents, feed, clock).register(routes);
+        new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
+        new PulseHistoryRoutes(access, incidents, history, services, clock).register(routes);
+        new WebhookAdminRoutes(webhooks, clock).register(routes);
+        new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
+        new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
+                .register(routes);
+        new ConsoleRoutes(
+                        new ConsoleRoutes.Stores(
+                                database, accounts, plans, keys, ledger, services, feed, incidents, webhooks),
+                        authenticator,
+                        clock)
+                .register(routes);
+        if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             new StatusPageRoutes(feed).register(routes);
         }
         routes.finish();
 
-        RequestDeadlines deadlines = new RequestDeadlines(
-                config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH, AccountStreamRoutes.PATH));
+        RequestDeadlines deadlines = parts.add(
+                "request deadlines",
+                new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH)));
         WebServerConfig.Builder serverConfig = WebServer.builder()
-                .host(config.host())
-                .port(config.port())
+                .host(config.get(Settings.HOST))
+                .port(config.get(Settings.PORT))
                 // Without TCP_NODELAY a response written in two segments waits for the client's delayed ACK (~40 ms).
                 .connectionOptions(socket -> socket.tcpNoDelay(true))
-                .directHandlers(DirectErrors.handlers())
+                .directHandlers(DirectErrors.handlers(
+                        hsts.map(StrictTransportSecurity::header).stream().toList()))
                 .shutdownHook(false)
                 .routing(routing);
         ServerSettings.apply(serverConfig, config.serverLimits(), deadlines);
         tls.ifPresent(serverConfig::tls);
-        WebServer server = serverConfig.build().start();
+        WebServer server = serverConfig.build();
+        parts.add("http server", server.start(), server::stop);
         if (!server.isRunning() || server.port() < 0) {
-            eventFeed.close();
-            webhookWorker.close();
-            deadlines.close();
-            idempotencyCleaner.close();
-            ledger.close();
-            balances.close();
-            database.close();
-            throw new ConfigException("Cannot listen on " + config.host() + ":" + config.port()
-                    + " (--host/--port, PULSELEDGER_HOST/PULSELEDGER_PORT): is the port already in use?");
+            throw ListenAddress.cannotListen(
+                    config.get(Settings.HOST), config.get(Settings.PORT), "the web server did not start");
         }
+        // Closed before the server stops, so that open event streams end instead of holding it up.
+        parts.add("open event streams", statusChanges, statusChanges::close);
         LOG.info(
-                "Pulseledger listening on port {} ({}) with a {} database",
-                server.port(),
-                tls.isPresent() ? "HTTPS" : "HTTP",
-                database.dialect().name().toLowerCase());
-        return new Application(
-                database, ledger, balances, server, routes, deadlines, idempotencyCleaner, eventFeed, webhookWorker);
+                "Pulseledger {} listening on {} with {}",
+                BuildInfo.version(),
+                ListenAddress.url(tls.isPresent(), config.get(Settings.HOST), server.port()),
+                database.describe());
+        LOG.info("Admin key in force: {}. {}", adminKeys.description(), AdminKeys.REPLACE_LOST_KEY);
+        return new Application(parts, server, routes);
+    }
+
+    /** Each node counts alone unless Redis is configured; then every node shares each key's bucket. */
+    private static RateLimiter rateLimiter(Config config, Clock clock, StartedParts parts) {
+        RateLimiter local = new LocalRateLimiter();
+        return config.get(Settings.REDIS_URL)
+                .<RateLimiter>map(url -> parts.add("redis rate limiter", RedisRateLimiter.of(url, local, clock)))
+                .orElse(local);
+    }
+
+    private static void countTransactions(PrometheusMeterRegistry metrics, Database database, String pool) {
+        FunctionCounter.builder("pulseledger.db.transactions", database, Database::transactions)
+                .description("Database transactions and single reads, per connection pool")
+                .tag("pool", pool)
+                .register(metrics);
+    }
+
+    /**
+     * How many of a node's connections serve key lookups and the access feed: rare once keys are
+     * cached, so one, or two from four on so the feed's read never holds up a lookup.
+     */
+    private static int lookupConnections(int poolSize) {
+        return poolSize >= 4 ? 2 : 1;
     }
 
     public int port() {
@@ -238,19 +353,13 @@ public final class Application implements AutoCloseable {
     }
 
     /**
-     * Ends open event streams, stops taking requests, lets queued spends commit and webhook attempts
-     * in flight finish, then closes the database.
+     * Closes the parts in reverse order of their start: ends open event streams, stops taking
+     * requests, lets webhook attempts in flight finish and queued spends commit, then closes the
+     * database.
      */
     @Override
     public void close() {
-        eventFeed.close();
-        server.stop();
-        webhookWorker.close();
-        deadlines.close();
-        idempotencyCleaner.close();
-        ledger.close();
-        balances.close();
-        database.close();
+        parts.close();
         LOG.info("Pulseledger stopped: requests drained, queued spends committed, database closed");
     }
 }

@@ -4,10 +4,13 @@ import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStatus;
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.Plan;
+import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.keys.ApiKey;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.keys.Secrets;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.OpenResult;
 import dev.pulseledger.pulse.Service;
 import dev.pulseledger.pulse.ServiceStatus;
 import dev.pulseledger.pulse.ServiceStore;
@@ -30,6 +33,7 @@ final class DemoSeed {
     static void seed(
             PlanStore plans,
             AccountStore accounts,
+            LedgerWriter ledger,
             KeyStore keys,
             ServiceStore services,
             Clock clock,
@@ -40,7 +44,9 @@ final class DemoSeed {
                     DEMO_PLAN,
                     "Demo",
                     "The plan of the demo account.",
-                    Optional.of(100_000L),
+                    100_000L,
+                    PlanPeriod.MONTH,
+                    0,
                     Optional.empty(),
                     now,
                     now));
@@ -49,9 +55,8 @@ final class DemoSeed {
         Account account = accounts.list("", 100).items().stream()
                 .filter(a -> a.planId().equals(DEMO_PLAN))
                 .findFirst()
-                .orElseGet(() -> accounts.create(new Account(
-                                Ids.account(), "Demo account", DEMO_PLAN, 10_000, AccountStatus.ACTIVE, now))
-                        .orElseThrow());
+                .orElseGet(() -> opened(ledger.open(
+                        new Account(Ids.account(), "Demo account", DEMO_PLAN, 10_000, AccountStatus.ACTIVE, now))));
         String secret = Secrets.newCallerKey();
         keys.create(
                 new ApiKey(
@@ -113,5 +118,12 @@ final class DemoSeed {
                                 false,
                                 now))
                 .forEach(services::put);
+    }
+
+    private static Account opened(OpenResult result) {
+        if (result instanceof OpenResult.Opened opened) {
+            return opened.account();
+        }
+        throw new IllegalStateException("The demo plan vanished while seeding");
     }
 }

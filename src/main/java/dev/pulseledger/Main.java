@@ -1,7 +1,9 @@
 package dev.pulseledger;
 
 import dev.pulseledger.cli.AccountsCommand;
+import dev.pulseledger.cli.IncidentsCommand;
 import dev.pulseledger.cli.KeysCommand;
+import dev.pulseledger.cli.MaintenancesCommand;
 import dev.pulseledger.cli.PlansCommand;
 import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
@@ -16,15 +18,7 @@ import picocli.CommandLine.Command;
         name = "pulseledger",
         mixinStandardHelpOptions = true,
         versionProvider = BuildInfo.class,
-        description = "Prepaid token accounts and a service-status feed for API providers.",
-        subcommands = {
-            ServeCommand.class,
-            PlansCommand.class,
-            AccountsCommand.class,
-            KeysCommand.class,
-            ServicesCommand.class,
-            VerifyCommand.class
-        })
+        description = "Prepaid token accounts and a service-status feed for API providers.")
 public final class Main {
     public static void main(String[] args) {
         SLF4JBridgeHandler.removeHandlersForRootLogger();
@@ -34,7 +28,15 @@ public final class Main {
 
     /** The command tree, with start-up errors shown as one clear line instead of a stack trace. */
     public static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new Main());
+        CommandLine commandLine = new CommandLine(new Main())
+                .addSubcommand(ServeCommand.commandLine())
+                .addSubcommand(new PlansCommand())
+                .addSubcommand(new AccountsCommand())
+                .addSubcommand(new KeysCommand())
+                .addSubcommand(new ServicesCommand())
+                .addSubcommand(new IncidentsCommand())
+                .addSubcommand(new MaintenancesCommand())
+                .addSubcommand(new VerifyCommand());
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
             if (error instanceof ConfigException || error instanceof DatabaseUnavailableException) {
                 cmd.getErr().println("pulseledger: " + error.getMessage());

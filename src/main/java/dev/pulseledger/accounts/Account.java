@@ -1,6 +1,24 @@
 package dev.pulseledger.accounts;
 
 import java.time.Instant;
+import java.util.Optional;
 
-/** A caller's token account: the plan it is on and its balance in whole tokens. */
-public record Account(String id, String name, String planId, long balance, AccountStatus status, Instant createdAt) {}
+/**
+ * A caller's token account: the plan it is on, its balance in whole tokens, its current period (empty
+ * before the first) and when the ledger next has a renewal or an expiry to do for it.
+ */
+public record Account(
+        String id,
+        String name,
+        String planId,
+        long balance,
+        AccountStatus status,
+        Instant createdAt,
+        Optional<Period> currentPeriod,
+        Instant dueAt) {
+
+    /** An account about to be opened: it has no period yet. */
+    public Account(String id, String name, String planId, long balance, AccountStatus status, Instant createdAt) {
+        this(id, name, planId, balance, status, createdAt, Optional.empty(), createdAt);
+    }
+}

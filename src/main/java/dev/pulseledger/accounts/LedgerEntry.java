@@ -4,8 +4,9 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * One balance change, append-only. {@code amount} is signed: credits and reverts add, spends
- * subtract, so the sum of an account's entries is its balance (CONTRACT §6.2).
+ * One balance change, append-only. {@code amount} is signed: credits, allowances and reverts add,
+ * spends and expiries subtract, so the sum of an account's entries is its balance (CONTRACT §6.2, §7).
+ * {@code grantId} names the grant of a credit, allowance or expiry.
  */
 public record LedgerEntry(
         long sequence,
@@ -14,5 +15,6 @@ public record LedgerEntry(
         long amount,
         long balanceAfter,
         Optional<String> spendingId,
+        Optional<String> grantId,
         Optional<String> reason,
         Instant createdAt) {}

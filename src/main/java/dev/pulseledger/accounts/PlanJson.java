@@ -1,22 +1,66 @@
 package dev.pulseledger.accounts;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pulseledger.http.Times;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
-/** The JSON shape of a plan, the same for callers and operators. */
-public final class PlanJson {
-    private PlanJson() {}
+/**
+ * The JSON shape of a plan, the same for callers and operators; the caller's view adds its account's
+ * {@code currentPeriod}. {@code monthlyTokens}, the field of the first API, is the allowance of a monthly
+ * plan and null for other periods.
+ */
+public record PlanJson(
+        String id,
+        String name,
+        String description,
+        long allowance,
+        String period,
+        long rollover,
+        @Nullable Long monthlyTokens,
+        @Nullable Long rateLimitPerMinute,
+        String createdAt,
+        String updatedAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable PeriodBody currentPeriod) {
 
-    public static Map<String, Object> of(Plan plan) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", plan.id());
-        body.put("name", plan.name());
-        body.put("description", plan.description());
-        body.put("monthlyTokens", plan.monthlyTokens().orElse(null));
-        body.put("rateLimitPerMinute", plan.rateLimitPerMinute().orElse(null));
-        body.put("createdAt", Times.format(plan.createdAt()));
-        body.put("updatedAt", Times.format(plan.updatedAt()));
-        return body;
+    public static PlanJson of(Plan plan) {
+        return new PlanJson(
+                plan.id(),
+                plan.name(),
+                plan.description(),
+                plan.allowance(),
+                plan.period().wire(),
+                plan.rollover(),
+                plan.period() == PlanPeriod.MONTH ? plan.allowance() : null,
+                plan.rateLimitPerMinute().orElse(null),
+                Times.format(plan.createdAt()),
+                Times.format(plan.updatedAt()),
+                null);
+    }
+
+    /** A plan with an account's current period, as the account's holder sees it. */
+    public static PlanJson withPeriod(Plan plan, Optional<Period> currentPeriod) {
+        PlanJson body = of(plan);
+        return new PlanJson(
+                body.id(),
+                body.name(),
+                body.description(),
+                body.allowance(),
+                body.period(),
+                body.rollover(),
+                body.monthlyTokens(),
+                body.rateLimitPerMinute(),
+                body.createdAt(),
+                body.updatedAt(),
+                PeriodBody.of(currentPeriod));
+    }
+
+    /** An account's period: {@code start} inclusive, {@code end} exclusive. */
+    public record PeriodBody(String start, String end) {
+        /** The period, or null before an account's first. */
+        public static @Nullable PeriodBody of(Optional<Period> period) {
+            return period.map(p -> new PeriodBody(Times.format(p.start()), Times.format(p.end())))
+                    .orElse(null);
+        }
     }
 }

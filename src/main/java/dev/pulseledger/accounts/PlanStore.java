@@ -1,5 +1,7 @@
 package dev.pulseledger.accounts;
 
+import dev.pulseledger.keys.AccessChange;
+import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
@@ -13,20 +15,22 @@ import java.util.Optional;
 /** SQL for plans. */
 public final class PlanStore {
     private static final String COLUMNS =
-            "id, name, description, monthly_tokens, rate_limit_per_minute, created_at, updated_at";
+            "id, name, description, allowance, period, rollover, rate_limit_per_minute, created_at, updated_at";
     private static final String INSERT =
-            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     private static final String UPDATE =
-            "UPDATE plans SET name = ?, description = ?, monthly_tokens = ?, rate_limit_per_minute = ?,"
-                    + " updated_at = ? WHERE id = ?";
+            "UPDATE plans SET name = ?, description = ?, allowance = ?, period = ?, rollover = ?,"
+                    + " rate_limit_per_minute = ?, updated_at = ? WHERE id = ?";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM plans ORDER BY id";
     private static final int MAX_PLANS_LISTED = 1000;
 
     private final Database database;
+    private final AccessChangeLog changes;
 
-    public PlanStore(Database database) {
+    public PlanStore(Database database, AccessChangeLog changes) {
         this.database = database;
+        this.changes = changes;
     }
 
     /** Inserts the plan; false when a plan with its id exists already. */
@@ -36,27 +40,35 @@ public final class PlanStore {
                 ps.setString(1, plan.id());
                 ps.setString(2, plan.name());
                 ps.setString(3, plan.description());
-                Rows.setOptionalLong(ps, 4, plan.monthlyTokens());
-                Rows.setOptionalLong(ps, 5, plan.rateLimitPerMinute());
-                ps.setLong(6, plan.createdAt().toEpochMilli());
-                ps.setLong(7, plan.updatedAt().toEpochMilli());
+                ps.setLong(4, plan.allowance());
+                ps.setString(5, plan.period().wire());
+                ps.setLong(6, plan.rollover());
+                Rows.setOptionalLong(ps, 7, plan.rateLimitPerMinute());
+                ps.setLong(8, plan.createdAt().toEpochMilli());
+                ps.setLong(9, plan.updatedAt().toEpochMilli());
                 return ps.executeUpdate() == 1;
             }
         });
     }
 
-    /** Replaces the plan's fields; false when there is no such plan. */
+    /** Replaces the plan's fields; false when there is no such plan. Accounts get the new terms at their next renewal. */
     public boolean update(Plan plan) {
         return database.inTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(UPDATE)) {
                 ps.setString(1, plan.name());
                 ps.setString(2, plan.description());
-                Rows.setOptionalLong(ps, 3, plan.monthlyTokens());
-                Rows.setOptionalLong(ps, 4, plan.rateLimitPerMinute());
-                ps.setLong(5, plan.updatedAt().toEpochMilli());
-                ps.setString(6, plan.id());
-                return ps.executeUpdate() == 1;
+                ps.setLong(3, plan.allowance());
+                ps.setString(4, plan.period().wire());
+                ps.setLong(5, plan.rollover());
+                Rows.setOptionalLong(ps, 6, plan.rateLimitPerMinute());
+                ps.setLong(7, plan.updatedAt().toEpochMilli());
+                ps.setString(8, plan.id());
+                if (ps.executeUpdate() != 1) {
+                    return false;
+                }
             }
+            changes.append(connection, AccessChange.Kind.PLAN, plan.id());
+            return true;
         });
     }
 
@@ -93,7 +105,9 @@ public final class PlanStore {
                 rs.getString("id"),
                 rs.getString("name"),
                 rs.getString("description"),
-                Rows.optionalLong(rs, "monthly_tokens"),
+                rs.getLong("allowance"),
+                PlanPeriod.fromWire(rs.getString("period")).orElseThrow(),
+                rs.getLong("rollover"),
                 Rows.optionalLong(rs, "rate_limit_per_minute"),
                 Rows.instant(rs, "created_at"),
                 Rows.instant(rs, "updated_at"));

@@ -3,44 +3,49 @@ package dev.pulseledger.admin;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStatus;
 import dev.pulseledger.accounts.AccountStore;
-import dev.pulseledger.accounts.AccountStore.Credit;
 import dev.pulseledger.accounts.LedgerEntry;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.PageBody;
 import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.ledger.CreditResult;
+import dev.pulseledger.ledger.LedgerCore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.OpenResult;
+import dev.pulseledger.ledger.PlanChangeResult;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /** Operator API for accounts: create, read, list, plan, status, credits and ledger. */
 public final class AccountAdminRoutes {
     private static final Set<String> CREATE_FIELDS = Set.of("name", "planId", "balance");
     private static final Set<String> PLAN_FIELDS = Set.of("planId");
     private static final Set<String> STATUS_FIELDS = Set.of("status");
-    private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason");
-    private static final long MAX_CREDIT = 1_000_000_000_000L;
+    private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason", "expiresAt");
+    /** The most tokens one grant may add. */
+    public static final long MAX_CREDIT = 1_000_000_000_000L;
 
     private final Authenticator authenticator;
     private final AccountStore accounts;
+    private final LedgerWriter ledger;
     private final Clock clock;
 
-    public AccountAdminRoutes(Authenticator authenticator, AccountStore accounts, Clock clock) {
+    public AccountAdminRoutes(Authenticator authenticator, AccountStore accounts, LedgerWriter ledger, Clock clock) {
         this.authenticator = authenticator;
         this.accounts = accounts;
+        this.ledger = ledger;
         this.clock = clock;
     }
 
@@ -55,42 +60,53 @@ public final class AccountAdminRoutes {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
         String name = body.requiredNonBlank("name", 200);
         String planId = body.has("planId") ? body.requiredSlug("planId") : "free";
-        long balance = body.optionalLong("balance", 0, AccountStore.MAX_BALANCE).orElse(0L);
+        long balance = body.optionalLong("balance", 0, LedgerCore.MAX_BALANCE).orElse(0L);
         Account account = new Account(Ids.account(), name, planId, balance, AccountStatus.ACTIVE, clock.instant());
-        Account created = accounts.create(account).orElseThrow(AccountAdminRoutes::unknownPlan);
-        res.header(Responses.LOCATION, "/admin/accounts/" + created.id());
-        Responses.json(res, 201, AccountJson.account(created));
+        switch (Queued.call(() -> ledger.open(account))) {
+            case OpenResult.Opened opened -> {
+                res.header(
+                        Responses.LOCATION,
+                        "/admin/accounts/" + opened.account().id());
+                Responses.json(res, 201, AccountJson.account(opened.account()));
+            }
+            case OpenResult.UnknownPlan unknown -> throw unknownPlan();
+        }
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         int limit = Requests.pageSize(req);
         String after = Cursors.position(Requests.query(req, "cursor")).orElse("");
-        Responses.ok(res, pageBody(accounts.list(after, limit), AccountJson::account));
+        Responses.ok(res, PageBody.of(accounts.list(after, limit), AccountJson::account));
     }
 
+    /** The account with its current period; a renewal or expiry that is due happens first. */
     private void get(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
-        Responses.ok(res, AccountJson.account(existing(req)));
+        Account account = existing(req);
+        if (Queued.call(() -> ledger.catchUpIfDue(account.id(), account.dueAt()))) {
+            Responses.ok(res, AccountJson.account(existing(req)));
+            return;
+        }
+        Responses.ok(res, AccountJson.account(account));
     }
 
+    /** A new period starts at once on the new plan (CONTRACT §7); the same plan again changes nothing. */
     private void changePlan(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), PLAN_FIELDS);
         String planId = body.requiredSlug("planId");
-        switch (accounts.changePlan(Requests.pathParam(req, "accountId"), planId)) {
-            case CHANGED -> Responses.ok(res, AccountJson.account(existing(req)));
-            case UNKNOWN_PLAN -> throw unknownPlan();
-            case UNKNOWN_ACCOUNT -> throw accountNotFound();
+        switch (Queued.call(() -> ledger.changePlan(Requests.pathParam(req, "accountId"), planId))) {
+            case PlanChangeResult.Changed changed -> {
+                authenticator.catchUp(); // the plan sets the keys' rate limit
+                Responses.ok(res, AccountJson.account(existing(req)));
+            }
+            case PlanChangeResult.UnknownPlan unknown -> throw unknownPlan();
+            case PlanChangeResult.AccountNotFound notFound -> throw accountNotFound();
         }
     }
 
     private void changeStatus(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), STATUS_FIELDS);
         String text = body.requiredString("status", 20);
         AccountStatus status = switch (text) {
@@ -101,55 +117,48 @@ public final class AccountAdminRoutes {
         if (!accounts.changeStatus(Requests.pathParam(req, "accountId"), status)) {
             throw accountNotFound();
         }
-        authenticator.forgetCachedGrants();
+        authenticator.catchUp();
         Responses.ok(res, AccountJson.account(existing(req)));
     }
 
     private void credit(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String accountId = Requests.pathParam(req, "accountId");
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREDIT_FIELDS);
         long amount = body.requiredLong("amount", 1, MAX_CREDIT);
         String reason = body.optionalString("reason", 500).orElse("");
-        Instant now = clock.instant();
-        switch (accounts.credit(accountId, amount, reason, now)) {
-            case Credit.Credited credited -> {
-                Map<String, Object> result = new LinkedHashMap<>();
-                result.put("accountId", accountId);
-                result.put("amount", amount);
-                result.put("reason", reason);
-                result.put("balance", credited.balance());
-                result.put("createdAt", Times.format(now));
-                Responses.json(res, 201, result);
+        Optional<Instant> expiresAt = body.optionalInstant("expiresAt");
+        switch (Queued.call(() -> ledger.credit(accountId, amount, reason, expiresAt))) {
+            case CreditResult.Credited credited -> {
+                Responses.json(
+                        res,
+                        201,
+                        new AccountJson.CreditBody(
+                                accountId,
+                                amount,
+                                reason,
+                                expiresAt.map(Times::format).orElse(null),
+                                credited.balance(),
+                                Times.format(credited.at())));
             }
-            case Credit.AccountNotFound notFound -> throw accountNotFound();
-            case Credit.BalanceLimitReached limit ->
+            case CreditResult.AccountNotFound notFound -> throw accountNotFound();
+            case CreditResult.ExpiryNotInFuture past ->
+                throw ProblemException.invalidField("expiresAt", "must be in the future");
+            case CreditResult.BalanceLimitReached limit ->
                 throw ProblemException.unprocessable(
-                        "balance_limit_reached",
-                        "An account may hold at most " + AccountStore.MAX_BALANCE + " tokens.");
+                        "balance_limit_reached", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
         }
     }
 
     private void ledger(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Account account = existing(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<LedgerEntry> page = accounts.ledger(account.id(), before, limit);
-        Responses.ok(res, pageBody(page, AccountJson::ledgerEntry));
+        Responses.ok(res, PageBody.of(page, AccountJson::ledgerEntry));
     }
 
     private Account existing(ServerRequest req) {
         return accounts.find(Requests.pathParam(req, "accountId")).orElseThrow(AccountAdminRoutes::accountNotFound);
-    }
-
-    static <T> Map<String, Object> pageBody(Page<T> page, Function<T, Map<String, Object>> json) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        List<Map<String, Object>> data = page.items().stream().map(json).toList();
-        body.put("data", data);
-        Optional<String> next = page.nextPosition().map(Cursors::encode);
-        body.put("nextCursor", next.orElse(null));
-        return body;
     }
 
     static ProblemException accountNotFound() {

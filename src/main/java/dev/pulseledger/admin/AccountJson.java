@@ -1,47 +1,90 @@
 package dev.pulseledger.admin;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.LedgerEntry;
+import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.ApiKey;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
-/** JSON shapes of accounts, keys and ledger entries in the operator API. */
+/** JSON shapes of accounts, keys, credits and ledger entries in the operator API. */
 final class AccountJson {
     private AccountJson() {}
 
-    static Map<String, Object> account(Account account) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", account.id());
-        body.put("name", account.name());
-        body.put("planId", account.planId());
-        body.put("balance", account.balance());
-        body.put("status", account.status().wire());
-        body.put("createdAt", Times.format(account.createdAt()));
-        return body;
+    record AccountBody(
+            String id,
+            String name,
+            String planId,
+            long balance,
+            String status,
+            String createdAt,
+            PlanJson.@Nullable PeriodBody currentPeriod) {}
+
+    /** A key as listed; {@code key} (the secret) is present only in the answer that creates it. */
+    record KeyBody(
+            String id,
+            String accountId,
+            String name,
+            String prefix,
+            String createdAt,
+            @Nullable String expiresAt,
+            @Nullable String revokedAt) {}
+
+    /** A new key with its secret, shown this once: the key's fields, then {@code key}. */
+    record NewKeyBody(@JsonUnwrapped KeyBody details, String key) {}
+
+    record LedgerEntryBody(
+            String kind,
+            long amount,
+            long balanceAfter,
+            @Nullable String spendingId,
+            @Nullable String grantId,
+            @Nullable String reason,
+            String createdAt) {}
+
+    record CreditBody(
+            String accountId,
+            long amount,
+            String reason,
+            @Nullable String expiresAt,
+            long balance,
+            String createdAt) {}
+
+    static AccountBody account(Account account) {
+        return new AccountBody(
+                account.id(),
+                account.name(),
+                account.planId(),
+                account.balance(),
+                account.status().wire(),
+                Times.format(account.createdAt()),
+                PlanJson.PeriodBody.of(account.currentPeriod()));
     }
 
-    static Map<String, Object> key(ApiKey key) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", key.id());
-        body.put("accountId", key.accountId());
-        body.put("name", key.name());
-        body.put("prefix", key.prefix());
-        body.put("createdAt", Times.format(key.createdAt()));
-        body.put("expiresAt", key.expiresAt().map(Times::format).orElse(null));
-        body.put("revokedAt", key.revokedAt().map(Times::format).orElse(null));
-        return body;
+    static KeyBody key(ApiKey key) {
+        return new KeyBody(
+                key.id(),
+                key.accountId(),
+                key.name(),
+                key.prefix(),
+                Times.format(key.createdAt()),
+                key.expiresAt().map(Times::format).orElse(null),
+                key.revokedAt().map(Times::format).orElse(null));
     }
 
-    static Map<String, Object> ledgerEntry(LedgerEntry entry) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("kind", entry.kind());
-        body.put("amount", entry.amount());
-        body.put("balanceAfter", entry.balanceAfter());
-        body.put("spendingId", entry.spendingId().orElse(null));
-        body.put("reason", entry.reason().orElse(null));
-        body.put("createdAt", Times.format(entry.createdAt()));
-        return body;
+    static NewKeyBody newKey(ApiKey key, String secret) {
+        return new NewKeyBody(key(key), secret);
+    }
+
+    static LedgerEntryBody ledgerEntry(LedgerEntry entry) {
+        return new LedgerEntryBody(
+                entry.kind(),
+                entry.amount(),
+                entry.balanceAfter(),
+                entry.spendingId().orElse(null),
+                entry.grantId().orElse(null),
+                entry.reason().orElse(null),
+                Times.format(entry.createdAt()));
     }
 }

@@ -1,21 +1,19 @@
 package dev.pulseledger.admin;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.ApiKey;
 import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyIssuer;
 import dev.pulseledger.keys.KeyStore;
-import dev.pulseledger.keys.Secrets;
-import dev.pulseledger.store.Ids;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -26,12 +24,14 @@ public final class KeyAdminRoutes {
     private final Authenticator authenticator;
     private final KeyStore keys;
     private final AccountStore accounts;
+    private final KeyIssuer issuer;
     private final Clock clock;
 
     public KeyAdminRoutes(Authenticator authenticator, KeyStore keys, AccountStore accounts, Clock clock) {
         this.authenticator = authenticator;
         this.keys = keys;
         this.accounts = accounts;
+        this.issuer = new KeyIssuer(keys, accounts);
         this.clock = clock;
     }
 
@@ -42,7 +42,6 @@ public final class KeyAdminRoutes {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String accountId = Requests.pathParam(req, "accountId");
         JsonBody body = Requests.optionalJsonBody(req)
                 .map(raw -> JsonBody.parse(raw, CREATE_FIELDS))
@@ -53,43 +52,35 @@ public final class KeyAdminRoutes {
         if (expiresAt.isPresent() && !expiresAt.get().isAfter(now)) {
             throw ProblemException.invalidField("expiresAt", "must be in the future");
         }
-        if (accounts.find(accountId).isEmpty()) {
-            throw AccountAdminRoutes.accountNotFound();
+        switch (issuer.issue(accountId, name, expiresAt, now)) {
+            case KeyIssuer.Issue.Issued issued -> {
+                authenticator.catchUp();
+                Responses.json(res, 201, AccountJson.newKey(issued.key(), issued.secret()));
+            }
+            case KeyIssuer.Issue.AccountNotFound notFound -> throw AccountAdminRoutes.accountNotFound();
+            case KeyIssuer.Issue.LimitReached limit ->
+                throw ProblemException.unprocessable(
+                        "key_limit_reached", "An account may have at most " + KeyStore.MAX_KEYS_PER_ACCOUNT + " keys.");
         }
-        if (keys.listForAccount(accountId).size() >= KeyStore.MAX_KEYS_PER_ACCOUNT) {
-            throw ProblemException.unprocessable(
-                    "key_limit_reached", "An account may have at most " + KeyStore.MAX_KEYS_PER_ACCOUNT + " keys.");
-        }
-        String secret = Secrets.newCallerKey();
-        ApiKey key =
-                new ApiKey(Ids.key(), accountId, name, Secrets.displayPrefix(secret), now, expiresAt, Optional.empty());
-        keys.create(key, Secrets.sha256Hex(secret));
-        Map<String, Object> body201 = AccountJson.key(key);
-        body201.put("key", secret);
-        Responses.json(res, 201, body201);
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String accountId = Requests.pathParam(req, "accountId");
         if (accounts.find(accountId).isEmpty()) {
             throw AccountAdminRoutes.accountNotFound();
         }
         Responses.ok(
                 res,
-                Map.of(
-                        "data",
-                        keys.listForAccount(accountId).stream()
-                                .map(AccountJson::key)
-                                .toList()));
+                new DataList<>(keys.listForAccount(accountId).stream()
+                        .map(AccountJson::key)
+                        .toList()));
     }
 
     private void revoke(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         if (!keys.revoke(Requests.pathParam(req, "keyId"), clock.instant())) {
             throw ProblemException.notFound("key_not_found", "No key has this id.");
         }
-        authenticator.forgetCachedGrants();
+        authenticator.catchUp();
         Responses.noContent(res);
     }
 }

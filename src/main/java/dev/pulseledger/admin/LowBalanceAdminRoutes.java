@@ -1,6 +1,5 @@
 package dev.pulseledger.admin;
 
-import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.accounts.LowBalanceThresholds.AccountThreshold;
 import dev.pulseledger.accounts.LowBalanceThresholds.PlanThreshold;
@@ -9,13 +8,12 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.ledger.LedgerCore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Operator API for the thresholds behind {@code balance.low} events: one per plan, optionally
@@ -25,11 +23,9 @@ public final class LowBalanceAdminRoutes {
     static final String FIELD = "lowBalanceThreshold";
     private static final Set<String> FIELDS = Set.of(FIELD);
 
-    private final Authenticator authenticator;
     private final LowBalanceThresholds thresholds;
 
-    public LowBalanceAdminRoutes(Authenticator authenticator, LowBalanceThresholds thresholds) {
-        this.authenticator = authenticator;
+    public LowBalanceAdminRoutes(LowBalanceThresholds thresholds) {
         this.thresholds = thresholds;
     }
 
@@ -41,14 +37,12 @@ public final class LowBalanceAdminRoutes {
     }
 
     private void getForPlan(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         PlanThreshold plan =
                 thresholds.forPlan(Requests.pathParam(req, "planId")).orElseThrow(LowBalanceAdminRoutes::planNotFound);
         Responses.ok(res, json(plan));
     }
 
     private void setForPlan(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Optional<Long> threshold = threshold(req);
         PlanThreshold plan = thresholds
                 .setForPlan(Requests.pathParam(req, "planId"), threshold)
@@ -57,7 +51,6 @@ public final class LowBalanceAdminRoutes {
     }
 
     private void getForAccount(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         AccountThreshold account = thresholds
                 .forAccount(Requests.pathParam(req, "accountId"))
                 .orElseThrow(AccountAdminRoutes::accountNotFound);
@@ -65,7 +58,6 @@ public final class LowBalanceAdminRoutes {
     }
 
     private void setForAccount(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Optional<Long> threshold = threshold(req);
         AccountThreshold account = thresholds
                 .setForAccount(Requests.pathParam(req, "accountId"), threshold)
@@ -79,23 +71,27 @@ public final class LowBalanceAdminRoutes {
         if (!body.has(FIELD)) {
             throw ProblemException.invalidField(FIELD, "is required (null clears the threshold)");
         }
-        return body.optionalLong(FIELD, 1, AccountStore.MAX_BALANCE);
+        return body.optionalLong(FIELD, 1, LedgerCore.MAX_BALANCE);
     }
 
-    private static Map<String, Object> json(PlanThreshold plan) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("planId", plan.planId());
-        body.put(FIELD, plan.threshold().orElse(null));
-        return body;
+    record PlanThresholdBody(String planId, @Nullable Long lowBalanceThreshold) {}
+
+    record AccountThresholdBody(
+            String accountId,
+            @Nullable Long lowBalanceThreshold,
+            @Nullable Long planLowBalanceThreshold,
+            @Nullable Long effectiveLowBalanceThreshold) {}
+
+    private static PlanThresholdBody json(PlanThreshold plan) {
+        return new PlanThresholdBody(plan.planId(), plan.threshold().orElse(null));
     }
 
-    private static Map<String, Object> json(AccountThreshold account) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("accountId", account.accountId());
-        body.put(FIELD, account.own().orElse(null));
-        body.put("planLowBalanceThreshold", account.plan().orElse(null));
-        body.put("effectiveLowBalanceThreshold", account.effective().orElse(null));
-        return body;
+    private static AccountThresholdBody json(AccountThreshold account) {
+        return new AccountThresholdBody(
+                account.accountId(),
+                account.own().orElse(null),
+                account.plan().orElse(null),
+                account.effective().orElse(null));
     }
 
     private static ProblemException planNotFound() {

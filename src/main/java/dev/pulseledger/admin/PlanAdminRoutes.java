@@ -2,35 +2,33 @@ package dev.pulseledger.admin;
 
 import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
+import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** Operator API for plans (CONTRACT §4). */
 public final class PlanAdminRoutes {
-    private static final Set<String> CREATE_FIELDS =
-            Set.of("id", "name", "description", "monthlyTokens", "rateLimitPerMinute");
+    private static final Set<String> CREATE_FIELDS = Set.of(
+            "id", "name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute");
     private static final Set<String> UPDATE_FIELDS =
-            Set.of("name", "description", "monthlyTokens", "rateLimitPerMinute");
-    private static final long MAX_MONTHLY_TOKENS = 1_000_000_000_000L;
-    private static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
+            Set.of("name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute");
+    public static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
 
-    private final Authenticator authenticator;
     private final PlanStore plans;
     private final Clock clock;
 
-    public PlanAdminRoutes(Authenticator authenticator, PlanStore plans, Clock clock) {
-        this.authenticator = authenticator;
+    public PlanAdminRoutes(PlanStore plans, Clock clock) {
         this.plans = plans;
         this.clock = clock;
     }
@@ -43,7 +41,6 @@ public final class PlanAdminRoutes {
     }
 
     private void create(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
         Instant now = clock.instant();
         Plan plan = plan(body.requiredSlug("id"), body, now, now);
@@ -56,18 +53,15 @@ public final class PlanAdminRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
-        Responses.ok(res, Map.of("data", plans.list().stream().map(PlanJson::of).toList()));
+        Responses.ok(res, new DataList<>(plans.list().stream().map(PlanJson::of).toList()));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Plan plan = plans.find(Requests.pathParam(req, "planId")).orElseThrow(PlanAdminRoutes::notFound);
         Responses.ok(res, PlanJson.of(plan));
     }
 
     private void update(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String planId = Requests.pathParam(req, "planId");
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), UPDATE_FIELDS);
         Plan current = plans.find(planId).orElseThrow(PlanAdminRoutes::notFound);
@@ -79,11 +73,28 @@ public final class PlanAdminRoutes {
     }
 
     private static Plan plan(String id, JsonBody body, Instant createdAt, Instant updatedAt) {
+        Optional<Long> monthlyTokens = body.optionalLong("monthlyTokens", 0, Plan.MAX_ALLOWANCE);
+        if (monthlyTokens.isPresent() && body.has("allowance")) {
+            throw ProblemException.invalidField("monthlyTokens", "give either allowance or monthlyTokens, not both");
+        }
+        PlanPeriod period = body.optionalString("period", 10)
+                .map(text -> PlanPeriod.fromWire(text)
+                        .orElseThrow(() -> ProblemException.invalidField("period", "must be day, week, month or year")))
+                .orElse(PlanPeriod.MONTH);
+        if (monthlyTokens.isPresent() && period != PlanPeriod.MONTH) {
+            throw ProblemException.invalidField(
+                    "monthlyTokens", "means a monthly allowance; use allowance with period");
+        }
+        long allowance = monthlyTokens
+                .or(() -> body.optionalLong("allowance", 0, Plan.MAX_ALLOWANCE))
+                .orElse(0L);
         return new Plan(
                 id,
                 body.requiredNonBlank("name", 200),
                 body.optionalString("description", 2000).orElse(""),
-                body.optionalLong("monthlyTokens", 0, MAX_MONTHLY_TOKENS),
+                allowance,
+                period,
+                body.optionalLong("rollover", 0, Plan.MAX_ALLOWANCE).orElse(0L),
                 body.optionalLong("rateLimitPerMinute", 1, MAX_RATE_LIMIT_PER_MINUTE),
                 createdAt,
                 updatedAt);

@@ -1,11 +1,11 @@
 package dev.pulseledger.admin;
 
+import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.Service;
 import dev.pulseledger.pulse.ServiceJson;
@@ -14,7 +14,6 @@ import dev.pulseledger.pulse.ServiceStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,13 +23,11 @@ public final class ServiceAdminRoutes {
             Set.of("name", "description", "status", "spotlighted", "position", "public");
     private static final int MAX_POSITION = 1_000_000;
 
-    private final Authenticator authenticator;
     private final ServiceStore services;
     private final PulseFeed feed;
     private final Clock clock;
 
-    public ServiceAdminRoutes(Authenticator authenticator, ServiceStore services, PulseFeed feed, Clock clock) {
-        this.authenticator = authenticator;
+    public ServiceAdminRoutes(ServiceStore services, PulseFeed feed, Clock clock) {
         this.services = services;
         this.feed = feed;
         this.clock = clock;
@@ -45,25 +42,20 @@ public final class ServiceAdminRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Responses.ok(
                 res,
-                Map.of(
-                        "data",
-                        services.all().stream()
-                                .sorted(Service.PULSE_ORDER)
-                                .map(ServiceJson::forOperator)
-                                .toList()));
+                new DataList<>(services.all().stream()
+                        .sorted(Service.PULSE_ORDER)
+                        .map(ServiceJson::forOperator)
+                        .toList()));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         Service service = services.find(serviceId(req)).orElseThrow(ServiceAdminRoutes::notFound);
         Responses.ok(res, ServiceJson.forOperator(service));
     }
 
     private void put(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String id = serviceId(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), FIELDS);
         Service service = new Service(
@@ -85,7 +77,6 @@ public final class ServiceAdminRoutes {
     }
 
     private void patch(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         String id = serviceId(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), FIELDS);
         if (body.has("name")) {
@@ -110,7 +101,6 @@ public final class ServiceAdminRoutes {
     }
 
     private void delete(ServerRequest req, ServerResponse res) {
-        authenticator.requireAdmin(Requests.apiKey(req));
         if (!services.delete(serviceId(req))) {
             throw notFound();
         }

@@ -69,13 +69,20 @@ public final class AccountsCommand extends CommandGroup {
         return options.run(client -> client.put(path(accountId, "/status"), body), Output.record());
     }
 
-    @Command(name = "credit", description = "Grant tokens to an account; prints the new balance.")
+    @Command(name = "credit", description = "Grant tokens to an account, optionally expiring; prints the new balance.")
     int credit(
             @Mixin OperatorOptions options,
             @Parameters(index = "0", paramLabel = "ACCOUNT_ID") String accountId,
             @Parameters(index = "1", paramLabel = "TOKENS") long amount,
-            @Option(names = "--reason", paramLabel = "TEXT", description = "Why, kept in the ledger.") String reason) {
-        RequestBody body = new RequestBody().with("amount", amount).with("reason", reason);
+            @Option(names = "--reason", paramLabel = "TEXT", description = "Why, kept in the ledger.") String reason,
+            @Option(
+                            names = "--expires-at",
+                            paramLabel = "TIME",
+                            description =
+                                    "When the tokens expire (RFC 3339, e.g. 2026-12-31T00:00:00Z); never by default.")
+                    String expiresAt) {
+        RequestBody body =
+                new RequestBody().with("amount", amount).with("reason", reason).with("expiresAt", expiresAt);
         return options.run(client -> client.post(path(accountId, "/credits"), body), Output.record());
     }
 

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,6 +29,7 @@ final class OperatorOptions {
             defaultValue = "${env:PULSELEDGER_ADMIN_KEY}",
             description =
                     "The admin key (PULSELEDGER_ADMIN_KEY). Prefer the variable: a flag shows in the process list.")
+    @Nullable
     String adminKey;
 
     @Option(names = "--json", description = "Print the service's JSON answer instead of a table.")
@@ -52,7 +54,7 @@ final class OperatorOptions {
             out.flush();
             return ExitCodes.OK;
         } catch (CliFailure failure) {
-            err.println("pulseledger: " + Output.printable(failure.getMessage()));
+            err.println("pulseledger: " + Output.printable(String.valueOf(failure.getMessage())));
             err.flush();
             return failure.exitCode();
         }

@@ -14,7 +14,7 @@ interface Output {
 
     void print(JsonNode body, PrintWriter out);
 
-    /** One table column: its heading and the JSON field it shows. */
+    /** One table column: its heading and the JSON field it shows ({@code a/b} for field b inside a). */
     record Column(String heading, String field) {}
 
     static Column column(String heading, String field) {
@@ -41,7 +41,7 @@ interface Output {
             rows.add(List.of(columns).stream().map(Column::heading).toList());
             for (JsonNode item : body.path("data")) {
                 rows.add(List.of(columns).stream()
-                        .map(column -> cut(text(item.path(column.field()))))
+                        .map(column -> cut(text(item.at("/" + column.field()))))
                         .toList());
             }
             if (rows.size() == 1) {

@@ -2,6 +2,7 @@ package dev.pulseledger.cli;
 
 import static dev.pulseledger.cli.Output.column;
 
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,21 +23,33 @@ public final class ServicesCommand extends CommandGroup {
             column("PUBLIC", "public"),
             column("UPDATED", "updatedAt"));
 
+    private static final Output HISTORY = Output.table(
+            column("AT", "at"),
+            column("FROM", "from"),
+            column("TO", "to"),
+            column("BY", "by/type"),
+            column("ID", "by/id"));
+
     /** The service fields that both put and update may set. */
     static final class ServiceFields {
         @Option(names = "--description", paramLabel = "TEXT")
+        @Nullable
         String description;
 
         @Option(names = "--status", paramLabel = "STATUS", description = STATUSES)
+        @Nullable
         String status;
 
         @Option(names = "--spotlighted", negatable = true, description = "Listed before the others.")
+        @Nullable
         Boolean spotlighted;
 
         @Option(names = "--position", paramLabel = "N", description = "Order inside its group, ascending.")
+        @Nullable
         Integer position;
 
         @Option(names = "--public", negatable = true, description = "Listed by GET /api/pulse.")
+        @Nullable
         Boolean listed;
 
         RequestBody addTo(RequestBody body) {
@@ -91,6 +104,14 @@ public final class ServicesCommand extends CommandGroup {
             @Parameters(index = "1", paramLabel = "STATUS", description = STATUSES) String status) {
         RequestBody body = new RequestBody().with("status", status);
         return options.run(client -> client.patch(path(serviceId), body), Output.record());
+    }
+
+    @Command(name = "history", description = "Every status change of a service, newest first, and what made it.")
+    int history(
+            @Mixin OperatorOptions options,
+            @Parameters(paramLabel = "SERVICE_ID") String serviceId,
+            @Mixin PageOptions page) {
+        return options.run(client -> client.get(path(serviceId) + "/history" + page.query()), HISTORY);
     }
 
     @Command(name = "delete", description = "Remove a service.")

@@ -1,23 +1,69 @@
 package dev.pulseledger.config;
 
-import java.time.Duration;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Every setting of a running node, parsed and checked before the server opens a port. */
-public record Config(
-        String host,
-        int port,
-        String databaseUrl,
-        Optional<String> adminKey,
-        boolean demo,
-        int databasePoolSize,
-        Duration databaseConnectionTimeout,
-        Duration databaseStatementTimeout,
-        Duration databaseStartupTimeout,
-        int spendQueueLength,
-        int spendBatchSize,
-        boolean publicStatusPage,
-        ServerLimits serverLimits,
-        Optional<TlsKeystore> tls,
-        Duration idempotencyRetention,
-        EventSettings events) {}
+public final class Config {
+    private final Map<Setting<?>, Object> values;
+
+    private Config(Map<Setting<?>, Object> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    /**
+     * Reads every declared setting from {@code given} (the flag, else the environment variable), or
+     * else its default, and checks it; the first bad one stops here with a message naming it.
+     */
+    public static Config read(Function<Setting<?>, Optional<String>> given) {
+        Map<Setting<?>, Object> values = new HashMap<>();
+        for (Setting<?> setting : Settings.all()) {
+            values.put(setting, setting.parse(given.apply(setting).orElse(setting.defaultValue())));
+        }
+        Config config = new Config(values);
+        config.tls();
+        return config;
+    }
+
+    /** The checked value of a declared setting. */
+    @SuppressWarnings("unchecked") // read(...) stores for each Setting<T> the T its parse returned
+    public <T> T get(Setting<T> setting) {
+        if (!values.containsKey(setting)) {
+            throw new IllegalArgumentException(setting.flag() + " is not declared in Settings");
+        }
+        return (T) values.get(setting);
+    }
+
+    /** Where the TLS key lives, when HTTPS is on; a keystore and its password come together. */
+    public Optional<TlsKeystore> tls() {
+        Optional<String> keystore = get(Settings.TLS_KEYSTORE);
+        Optional<String> password = get(Settings.TLS_KEYSTORE_PASSWORD);
+        if (keystore.isEmpty() && password.isPresent()) {
+            throw Settings.TLS_KEYSTORE.invalid("", "a PKCS12 keystore file, since a keystore password is set");
+        }
+        if (keystore.isPresent() && password.isEmpty()) {
+            throw Settings.TLS_KEYSTORE_PASSWORD.invalid("", "the keystore's password");
+        }
+        return keystore.map(path -> new TlsKeystore(Path.of(path), password.orElseThrow()));
+    }
+
+    public ServerLimits serverLimits() {
+        return new ServerLimits(
+                get(Settings.REQUEST_TIMEOUT),
+                get(Settings.IDLE_TIMEOUT),
+                get(Settings.MAX_CONNECTIONS),
+                get(Settings.MAX_CONCURRENT_REQUESTS));
+    }
+
+    public EventSettings events() {
+        return new EventSettings(
+                get(Settings.EVENTS_POLL),
+                get(Settings.SSE_HEARTBEAT),
+                get(Settings.WEBHOOK_MAX_ATTEMPTS),
+                get(Settings.WEBHOOK_RETRY_BASE),
+                get(Settings.WEBHOOK_TIMEOUT));
+    }
+}

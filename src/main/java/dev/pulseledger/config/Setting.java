@@ -1,42 +1,36 @@
 package dev.pulseledger.config;
 
-import java.time.Duration;
 import java.util.Locale;
 
-/** One raw setting as given by a flag or an environment variable, with its names for messages. */
-record Setting(String flag, String env, String value) {
+/**
+ * One setting of {@code serve}, declared once in {@link Settings}: its flag and environment variable
+ * follow from its name, and its kind says what it accepts.
+ *
+ * @param name e.g. {@code db-pool-size}: flag {@code --db-pool-size}, variable {@code
+ *     PULSELEDGER_DB_POOL_SIZE}
+ * @param kind what it accepts and how its text becomes a value
+ * @param defaultValue the text used when neither the flag nor the variable is given
+ * @param help one sentence for {@code serve --help} and the README
+ * @param secret its value is never shown, not even in an error message
+ */
+public record Setting<T>(String name, Kind<T> kind, String defaultValue, String help, boolean secret) {
 
-    String text() {
-        return value.trim();
+    public String flag() {
+        return "--" + name;
     }
 
-    int intBetween(int min, int max) {
-        try {
-            int number = Integer.parseInt(text());
-            if (number >= min && number <= max) {
-                return number;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw invalid("a whole number from " + min + " to " + max);
+    public String env() {
+        return "PULSELEDGER_" + name.toUpperCase(Locale.ROOT).replace('-', '_');
     }
 
-    /** {@code true} or {@code false}, in any case; anything else is a mistake worth naming. */
-    boolean bool() {
-        return switch (text().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw invalid("true or false");
-        };
+    /** The value of {@code text} (a secret as given, anything else trimmed), or a message naming this setting. */
+    T parse(String text) {
+        String value = secret ? text : text.strip();
+        return kind.parser().apply(value).orElseThrow(() -> invalid(value, kind.accepts()));
     }
 
-    Duration millisBetween(long min, long max) {
-        return Duration.ofMillis(intBetween((int) min, (int) max));
-    }
-
-    ConfigException invalid(String expected) {
-        return new ConfigException(
-                "Invalid setting " + flag + " / " + env + " = '" + value + "': expected " + expected + ".");
+    ConfigException invalid(String value, String expected) {
+        return new ConfigException("Invalid setting " + flag() + " / " + env() + " = '" + (secret ? "(hidden)" : value)
+                + "': expected " + expected + ".");
     }
 }

@@ -9,13 +9,8 @@ import dev.pulseledger.http.RouteTable;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 
 /**
  * Interactive API reference at {@code /docs}: Swagger UI from its webjar, served by this node (no
@@ -30,7 +25,6 @@ public final class DocsRoutes {
             + " img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none';"
             + " frame-ancestors 'none'";
 
-    private static final String WEBJAR_PROPERTIES = "/META-INF/maven/org.webjars/swagger-ui/pom.properties";
     /** The assets change only with a new build, so browsers may keep them a day and then revalidate. */
     private static final String ASSET_CACHE_CONTROL = "public, max-age=86400";
 
@@ -41,7 +35,8 @@ public final class DocsRoutes {
     /** {@code landingPath} is where {@code /} redirects: {@code /status} or {@code /docs}. */
     public DocsRoutes(String landingPath) {
         this.landingPath = landingPath;
-        String webjar = "/META-INF/resources/webjars/swagger-ui/" + swaggerUiVersion() + "/";
+        String webjar = "/META-INF/resources/webjars/swagger-ui/"
+                + ClasspathResources.webjarVersion("org.webjars", "swagger-ui") + "/";
         this.page =
                 Representation.of("text/html; charset=utf-8", ClasspathResources.read("/docs/index.html"), "no-cache");
         this.assets = Map.of(
@@ -73,18 +68,5 @@ public final class DocsRoutes {
 
     private static Representation asset(String contentType, String path) {
         return Representation.of(contentType, ClasspathResources.read(path), ASSET_CACHE_CONTROL);
-    }
-
-    /** The webjar's version names its folder; reading it keeps the pom the one place that pins it. */
-    private static String swaggerUiVersion() {
-        Properties properties = new Properties();
-        try {
-            properties.load(new StringReader(
-                    new String(ClasspathResources.read(WEBJAR_PROPERTIES), StandardCharsets.ISO_8859_1)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return Optional.ofNullable(properties.getProperty("version"))
-                .orElseThrow(() -> new IllegalStateException(WEBJAR_PROPERTIES + " names no version"));
     }
 }

@@ -6,7 +6,11 @@ import java.util.Optional;
 /** The kinds of event Pulseledger records in its outbox, with their names on the wire. */
 public enum EventType {
     SERVICE_STATUS_CHANGED("service.status_changed"),
-    BALANCE_LOW("balance.low");
+    INCIDENT_CREATED("incident.created"),
+    INCIDENT_UPDATED("incident.updated"),
+    BALANCE_LOW("balance.low"),
+    ALLOWANCE_RENEWED("allowance.renewed"),
+    CREDITS_EXPIRED("credits.expired");
 
     private final String wire;
 

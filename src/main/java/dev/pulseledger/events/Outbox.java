@@ -12,9 +12,11 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The event outbox: appends events on the transaction of the change that causes them, so an event
@@ -37,8 +39,6 @@ public final class Outbox {
     private static final long LOCK_KEY = 0x6f7574626f78L;
 
     private static final String INSERT = "INSERT INTO events (id, type, payload, created_at) VALUES (?, ?, ?, ?)";
-    private static final String SELECT_AFTER =
-            "SELECT seq, id, type, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?";
     private static final String SELECT_LAST_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM events";
     private static final String PRUNE = "DELETE FROM events WHERE seq IN (SELECT seq FROM events e WHERE"
             + " e.created_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)"
@@ -93,23 +93,27 @@ public final class Outbox {
         return new String(Json.bytes(envelope), StandardCharsets.UTF_8);
     }
 
-    /**
-     * Events with a sequence number above {@code afterSeq}, oldest first. An event of a type this
-     * node does not know (written by a newer node) is skipped.
-     */
-    public List<StoredEvent> after(long afterSeq, int limit) {
+    /** Events of the given types with a sequence number above {@code afterSeq}, oldest first. */
+    public List<StoredEvent> after(Set<EventType> types, long afterSeq, int limit) {
+        List<EventType> listed = List.copyOf(types);
+        // One placeholder per type: only the count of an enum's values comes from here, never input.
+        String sql = "SELECT seq, id, type, payload FROM events WHERE type IN ("
+                + String.join(", ", Collections.nCopies(listed.size(), "?")) + ") AND seq > ? ORDER BY seq LIMIT ?";
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_AFTER)) {
-                ps.setLong(1, afterSeq);
-                ps.setInt(2, Math.min(limit, MAX_READ));
+            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                for (int i = 0; i < listed.size(); i++) {
+                    ps.setString(i + 1, listed.get(i).wire());
+                }
+                ps.setLong(listed.size() + 1, afterSeq);
+                ps.setInt(listed.size() + 2, Math.min(limit, MAX_READ));
                 List<StoredEvent> events = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        long seq = rs.getLong("seq");
-                        String id = rs.getString("id");
-                        String payload = rs.getString("payload");
-                        EventType.fromWire(rs.getString("type"))
-                                .ifPresent(type -> events.add(new StoredEvent(seq, id, type, payload)));
+                        events.add(new StoredEvent(
+                                rs.getLong("seq"),
+                                rs.getString("id"),
+                                EventType.fromWire(rs.getString("type")).orElseThrow(),
+                                rs.getString("payload")));
                     }
                 }
                 return events;

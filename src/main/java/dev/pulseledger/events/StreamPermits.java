@@ -19,6 +19,11 @@ final class StreamPermits {
         this.perNode = perNode;
     }
 
+    /** Streams open on this node now. */
+    int open() {
+        return open.get();
+    }
+
     /** A permit for one more stream of the key, or the problem that refuses it. */
     Permit acquire(String keyId) {
         if (open.incrementAndGet() > perNode) {

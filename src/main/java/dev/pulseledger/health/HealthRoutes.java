@@ -8,10 +8,14 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /** Liveness, readiness, Prometheus metrics and the OpenAPI document: no caller key needed. */
 public final class HealthRoutes {
+    record Liveness(String status) {}
+
+    /** {@code status} is up when this node can serve writes; the others say which part is down. */
+    record Readiness(String status, String database, String writes) {}
+
     private final Database database;
     private final PrometheusMeterRegistry registry;
     private final byte[] openApi;
@@ -30,15 +34,15 @@ public final class HealthRoutes {
     }
 
     private void live(ServerRequest req, ServerResponse res) {
-        Responses.ok(res, Map.of("status", "up"));
+        Responses.ok(res, new Liveness("up"));
     }
 
+    /** Ready when the database answers and this node can write to it (not full, not read-only). */
     private void ready(ServerRequest req, ServerResponse res) {
         boolean reachable = database.isReachable();
+        boolean writable = reachable && database.canWrite();
         Responses.json(
-                res,
-                reachable ? 200 : 503,
-                Map.of("status", reachable ? "up" : "down", "database", reachable ? "up" : "down"));
+                res, writable ? 200 : 503, new Readiness(upOrDown(writable), upOrDown(reachable), upOrDown(writable)));
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {
@@ -51,5 +55,9 @@ public final class HealthRoutes {
 
     private void openApi(ServerRequest req, ServerResponse res) {
         Responses.send(res, 200, Responses.JSON, openApi);
+    }
+
+    private static String upOrDown(boolean up) {
+        return up ? "up" : "down";
     }
 }

@@ -2,7 +2,11 @@ package dev.pulseledger.http;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.Properties;
 
 /** Reads files shipped inside the jar, failing at start when one is missing. */
 public final class ClasspathResources {
@@ -18,5 +22,21 @@ public final class ClasspathResources {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The version of a webjar on the classpath, which names its folder under
+     * {@code /META-INF/resources/webjars/}; reading it keeps the pom the one place that pins it.
+     */
+    public static String webjarVersion(String groupId, String artifactId) {
+        String path = "/META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
+        Properties properties = new Properties();
+        try {
+            properties.load(new StringReader(new String(read(path), StandardCharsets.ISO_8859_1)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Optional.ofNullable(properties.getProperty("version"))
+                .orElseThrow(() -> new IllegalStateException(path + " names no version"));
     }
 }

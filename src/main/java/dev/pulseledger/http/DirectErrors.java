@@ -1,10 +1,12 @@
 package dev.pulseledger.http;
 
 import io.helidon.http.DirectHandler;
+import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.DirectHandlers;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,10 +20,14 @@ public final class DirectErrors {
 
     private DirectErrors() {}
 
-    public static DirectHandlers handlers() {
+    /** The handlers; {@code always} are headers every response carries (Strict-Transport-Security). */
+    public static DirectHandlers handlers(List<Header> always) {
         DirectHandlers.Builder builder = DirectHandlers.builder();
         for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
-            builder.addHandler(type, DirectErrors::problem);
+            builder.addHandler(type, (request, event, status, headers, message) -> {
+                always.forEach(headers::set);
+                return problem(request, event, status, headers, message);
+            });
         }
         return builder.build();
     }
@@ -43,7 +49,7 @@ public final class DirectErrors {
         return DirectHandler.TransportResponse.builder()
                 .status(Status.create(problem.status(), problem.title()))
                 .headers(headers)
-                .entity(Json.bytes(Responses.problemBody(problem)))
+                .entity(Json.bytes(ProblemBody.of(problem)))
                 .build();
     }
 
@@ -51,6 +57,9 @@ public final class DirectErrors {
         int code = status.code();
         if (code == 400 && HEADERS_TOO_LARGE.equals(message)) {
             code = 431;
+        }
+        if (code == 400 && FramedConnection.MALFORMED_BODY.equals(message)) {
+            return Requests.invalidBody();
         }
         return switch (code) {
             case 413 -> Requests.tooLarge();

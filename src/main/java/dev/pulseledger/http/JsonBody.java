@@ -5,7 +5,9 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -30,7 +32,7 @@ public final class JsonBody {
 
     /** Parses the body and rejects fields outside {@code allowed}, so typos do not pass silently. */
     public static JsonBody parse(byte[] body, Set<String> allowed) {
-        JsonNode node = Json.parseObject(body);
+        JsonNode node = StrictJson.parseObject(body);
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!allowed.contains(name)) {
@@ -129,6 +131,29 @@ public final class JsonBody {
             items.add(item.textValue());
         }
         return items;
+    }
+
+    /** An optional object of at most {@code maxEntries} string values, each at most {@code maxLength} long. */
+    public Optional<Map<String, String>> optionalStringMap(String field, int maxEntries, int maxLength) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isObject() || value.size() > maxEntries) {
+            throw ProblemException.invalidField(field, "must be an object of at most " + maxEntries + " entries");
+        }
+        Map<String, String> entries = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : value.properties()) {
+            if (!entry.getValue().isTextual() || entry.getValue().textValue().length() > maxLength) {
+                throw ProblemException.invalidField(field, "must hold strings of at most " + maxLength + " characters");
+            }
+            entries.put(entry.getKey(), entry.getValue().textValue());
+        }
+        return Optional.of(entries);
+    }
+
+    public Instant requiredInstant(String field) {
+        return optionalInstant(field).orElseThrow(() -> ProblemException.invalidField(field, "is required"));
     }
 
     public Optional<Instant> optionalInstant(String field) {

@@ -5,11 +5,14 @@ import java.util.Map;
 
 /** An expected failure that ends a request with an RFC 9457 problem response. */
 public final class ProblemException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final int status;
     private final String code;
     private final String title;
-    private final Map<String, Object> extensions;
-    private final Map<String, String> headers;
+    // A problem ends its request on this node and is never serialised.
+    private final transient Map<String, Object> extensions;
+    private final transient Map<String, String> headers;
 
     public ProblemException(int status, String code, String title, String detail) {
         this(status, code, title, detail, Map.of());
@@ -46,7 +49,7 @@ public final class ProblemException extends RuntimeException {
     }
 
     public static ProblemException invalidField(String field, String why) {
-        return badRequest("invalid_request", "Field '" + field + "' " + why + ".");
+        return badRequest("invalid_request", "Field '" + Excerpt.of(field) + "' " + why + ".");
     }
 
     public static ProblemException notFound(String code, String detail) {
@@ -70,7 +73,7 @@ public final class ProblemException extends RuntimeException {
     }
 
     public String detail() {
-        return getMessage();
+        return String.valueOf(getMessage());
     }
 
     public Map<String, Object> extensions() {

@@ -9,6 +9,7 @@ import io.helidon.webserver.http.ServerResponse;
  * A cacheable response body with its entity tag and Cache-Control, sent in full or, to a client
  * whose If-None-Match names the current tag, as an empty 304 (RFC 9110 conditional GET).
  */
+@SuppressWarnings("ArrayRecordComponent") // the body is sent as is, never compared or changed
 public record Representation(String contentType, byte[] body, String etag, String cacheControl) {
 
     /** A representation tagged by the hash of its body. */

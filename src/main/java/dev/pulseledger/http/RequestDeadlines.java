@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -35,7 +36,7 @@ public final class RequestDeadlines implements Http1ConnectionListener, AutoClos
         this.streamingPaths = Set.copyOf(streamingPaths);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("request-deadlines").daemon(true).factory());
-        sweeper.scheduleWithFixedDelay(
+        ScheduledFuture<?> unused = sweeper.scheduleWithFixedDelay(
                 this::sweep, SWEEP_PERIOD.toMillis(), SWEEP_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -70,5 +71,10 @@ public final class RequestDeadlines implements Http1ConnectionListener, AutoClos
     @Override
     public void close() {
         sweeper.shutdownNow();
+        try {
+            sweeper.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

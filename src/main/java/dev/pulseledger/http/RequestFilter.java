@@ -7,6 +7,7 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -26,9 +27,17 @@ public final class RequestFilter implements Filter {
 
     private final MeterRegistry registry;
     private final Map<TimerKey, Timer> timers = new ConcurrentHashMap<>();
+    private final Counter paymentRequired;
+    private final Counter tooManyRequests;
 
     public RequestFilter(MeterRegistry registry) {
         this.registry = registry;
+        this.paymentRequired = Counter.builder("pulseledger.http.payment.required")
+                .description("Responses 402: a spend larger than the balance")
+                .register(registry);
+        this.tooManyRequests = Counter.builder("pulseledger.http.too.many.requests")
+                .description("Responses 429: a key over its plan's rate limit, or over its open streams")
+                .register(registry);
     }
 
     @Override
@@ -62,6 +71,11 @@ public final class RequestFilter implements Filter {
                 MetricLabels.route(req.matchingPattern()),
                 MetricLabels.status(res.status().code()));
         timers.computeIfAbsent(key, this::timer).record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        switch (res.status().code()) {
+            case 402 -> paymentRequired.increment();
+            case 429 -> tooManyRequests.increment();
+            default -> {}
+        }
     }
 
     private Timer timer(TimerKey key) {

@@ -115,9 +115,26 @@ public final class Requests {
         return declared ? Optional.of(jsonBody(req)) : Optional.empty();
     }
 
+    /** The body of an HTML form post: 415 for another media type, 413 above the size limit. */
+    public static byte[] formBody(ServerRequest req) {
+        Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
+        if (contentType.isEmpty() || !hasMediaType(contentType.get(), "application/x-www-form-urlencoded")) {
+            throw new ProblemException(
+                    415,
+                    "unsupported_media_type",
+                    "Unsupported Media Type",
+                    "Send the form as application/x-www-form-urlencoded.");
+        }
+        return body(req);
+    }
+
     private static boolean isJson(String contentType) {
+        return hasMediaType(contentType, "application/json");
+    }
+
+    private static boolean hasMediaType(String contentType, String expected) {
         String mediaType = contentType.split(";", 2)[0].trim();
-        return mediaType.equalsIgnoreCase("application/json");
+        return mediaType.equalsIgnoreCase(expected);
     }
 
     private static byte[] body(ServerRequest req) {
@@ -132,31 +149,26 @@ public final class Requests {
             throw unreadable(e);
         }
         if (bytes.length > MAX_BODY_BYTES) {
-            throw drainedToTheEnd(in)
-                    ? tooLarge()
-                    : tooLarge().withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
+            drain(in);
+            throw tooLarge().withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
         }
         return bytes;
     }
 
     /**
      * Reads and drops the rest of a refused body, up to {@link #MAX_DRAINED_BODY_BYTES}, so that a
-     * client still uploading gets to read its 413 instead of a reset connection; true when the body
-     * ended within that bound and the connection may be reused.
+     * client still uploading gets to read its 413 instead of a reset connection. The connection is
+     * closed after the 413 all the same: a client that sends too much is not served further.
      */
-    private static boolean drainedToTheEnd(InputStream in) {
+    private static void drain(InputStream in) {
         byte[] buffer = new byte[16 * 1024];
         long drainedBytes = 0;
         try {
-            for (int read; (read = in.read(buffer)) != -1; ) {
+            for (int read; drainedBytes <= MAX_DRAINED_BODY_BYTES && (read = in.read(buffer)) != -1; ) {
                 drainedBytes += read;
-                if (drainedBytes > MAX_DRAINED_BODY_BYTES) {
-                    return false;
-                }
             }
-            return true;
         } catch (IOException | RuntimeException e) {
-            return false;
+            // The connection closes after the 413 anyway.
         }
     }
 
@@ -166,10 +178,13 @@ public final class Requests {
      */
     private static ProblemException unreadable(Exception e) {
         ProblemException problem =
-                e instanceof HttpException http && http.status().code() == 413
-                        ? tooLarge()
-                        : ProblemException.badRequest("invalid_body", "The request body could not be read.");
+                e instanceof HttpException http && http.status().code() == 413 ? tooLarge() : invalidBody();
         return problem.withHeader(CONNECTION_CLOSE.name(), CONNECTION_CLOSE.get());
+    }
+
+    /** A body that is not framed as its headers declare, or that stopped short of it. */
+    public static ProblemException invalidBody() {
+        return ProblemException.badRequest("invalid_body", "The request body could not be read.");
     }
 
     public static ProblemException tooLarge() {

@@ -4,8 +4,6 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** Writes JSON bodies and RFC 9457 problem documents onto Helidon responses. */
 public final class Responses {
@@ -30,19 +28,7 @@ public final class Responses {
 
     public static void problem(ServerResponse res, ProblemException problem) {
         problem.headers().forEach(res::header);
-        send(res, problem.status(), PROBLEM_JSON, Json.bytes(problemBody(problem)));
-    }
-
-    /** The RFC 9457 body: the standard members, the stable {@code code}, then any extensions. */
-    public static Map<String, Object> problemBody(ProblemException problem) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", "https://pulseledger.dev/problems/" + problem.code().replace('_', '-'));
-        body.put("title", problem.title());
-        body.put("status", problem.status());
-        body.put("detail", problem.detail());
-        body.put("code", problem.code());
-        body.putAll(problem.extensions());
-        return body;
+        send(res, problem.status(), PROBLEM_JSON, Json.bytes(ProblemBody.of(problem)));
     }
 
     public static void send(ServerResponse res, int status, String contentType, byte[] body) {

@@ -15,18 +15,24 @@ import java.util.regex.Pattern;
 /**
  * Registers every route with Helidon and remembers it, so that unknown paths get 404, known paths
  * with the wrong method get 405 with {@code Allow}, and the OpenAPI test can compare both lists.
+ * Who may call a route follows from its path, here and nowhere else: every route under {@value
+ * #ADMIN_PREFIX} needs the admin key before its handler runs.
  */
 public final class RouteTable {
     /** One route: an HTTP method on a path template such as {@code /api/tokens/spend/{amount}}. */
     public record Route(String method, String pathTemplate) {}
 
+    public static final String ADMIN_PREFIX = "/admin/";
+
     private final HttpRouting.Builder routing;
+    private final Access access;
     private final Map<String, Pattern> patterns = new LinkedHashMap<>();
     private final Map<String, Set<String>> methodsByTemplate = new LinkedHashMap<>();
     private final List<Route> routes = new ArrayList<>();
 
-    public RouteTable(HttpRouting.Builder routing) {
+    public RouteTable(HttpRouting.Builder routing, Access access) {
         this.routing = routing;
+        this.access = access;
     }
 
     public RouteTable get(String path, Handler handler) {
@@ -50,14 +56,15 @@ public final class RouteTable {
     }
 
     private RouteTable add(Method method, String pathTemplate, Handler handler) {
-        routing.route(method, pathTemplate, handler);
-        if (method == Method.GET) {
-            routing.route(Method.HEAD, pathTemplate, handler);
+        Handler guarded = pathTemplate.startsWith(ADMIN_PREFIX) ? adminOnly(handler) : handler;
+        routing.route(method, pathTemplate, guarded);
+        if (method.equals(Method.GET)) {
+            routing.route(Method.HEAD, pathTemplate, guarded);
         }
         patterns.computeIfAbsent(pathTemplate, RouteTable::compile);
         Set<String> methods = methodsByTemplate.computeIfAbsent(pathTemplate, t -> new TreeSet<>());
         methods.add(method.text());
-        if (method == Method.GET) {
+        if (method.equals(Method.GET)) {
             methods.add(Method.HEAD.text());
         }
         routes.add(new Route(method.text(), pathTemplate));
@@ -91,6 +98,13 @@ public final class RouteTable {
 
     public List<Route> routes() {
         return Collections.unmodifiableList(routes);
+    }
+
+    private Handler adminOnly(Handler handler) {
+        return (req, res) -> {
+            access.requireAdmin(req);
+            handler.handle(req, res);
+        };
     }
 
     private static Pattern compile(String template) {

@@ -30,10 +30,10 @@ public final class ServerSettings {
                 .errorHandling(errors -> errors.includeEntity(true))
                 // Only this HTTP/1.1 configuration: a discovered default would be a second, unlimited one.
                 .protocolsDiscoverServices(false)
-                .addProtocol(Http1Config.builder()
-                        .maxPrologueLength(MAX_REQUEST_LINE_BYTES)
-                        .maxHeadersSize(MAX_HEADER_BYTES)
-                        .addReceiveListener(deadlines)
-                        .build());
+                .addConnectionSelector(StrictHttp1.create(
+                        Http1Config.builder()
+                                .maxPrologueLength(MAX_REQUEST_LINE_BYTES)
+                                .maxHeadersSize(MAX_HEADER_BYTES),
+                        deadlines));
     }
 }

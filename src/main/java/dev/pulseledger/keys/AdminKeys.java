@@ -4,34 +4,59 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Decides which admin keys a node accepts: the configured one if any; otherwise those stored in
  * the database, generating and printing one on the very first start.
  */
 public final class AdminKeys {
+    /** How an operator who lost the admin key gets a new one; said at every start. */
+    public static final String REPLACE_LOST_KEY = "Lost it? Restart with --admin-key <new key of 16+ characters>"
+            + " (or PULSELEDGER_ADMIN_KEY): a configured key replaces the stored ones.";
+
+    private static final String GENERATED_PREFIX = "pl_admin_";
+
+    /** The hashes a node accepts, and a description of the key in force that never holds the key. */
+    public record InForce(List<String> hashes, String description) {}
+
     private AdminKeys() {}
 
-    public static List<String> acceptedHashes(
-            Optional<String> configuredKey, KeyStore keys, Clock clock, PrintStream console) {
+    public static InForce accepted(Optional<String> configuredKey, KeyStore keys, Clock clock, PrintStream console) {
         if (configuredKey.isPresent()) {
-            return List.of(Secrets.sha256Hex(configuredKey.get()));
+            return new InForce(
+                    List.of(Secrets.sha256Hex(configuredKey.get())),
+                    "the configured key (--admin-key / PULSELEDGER_ADMIN_KEY) " + shown(configuredKey.get()));
         }
         List<String> stored = keys.adminKeyHashes();
-        if (!stored.isEmpty()) {
-            return stored;
+        if (stored.isEmpty()) {
+            String generated = Secrets.newAdminKey();
+            if (keys.addFirstAdminKey(Secrets.sha256Hex(generated), prefix(generated), clock.instant())) {
+                console.println();
+                console.println("  No admin key was configured, so one was generated. It is shown only now:");
+                console.println();
+                console.println("    " + generated);
+                console.println();
+                console.println("  Keep it safe. Set PULSELEDGER_ADMIN_KEY or --admin-key to use your own.");
+                console.println();
+            }
+            stored = keys.adminKeyHashes();
         }
-        String generated = Secrets.newAdminKey();
-        if (!keys.addFirstAdminKey(Secrets.sha256Hex(generated), clock.instant())) {
-            return keys.adminKeyHashes();
-        }
-        console.println();
-        console.println("  No admin key was configured, so one was generated. It is shown only now:");
-        console.println();
-        console.println("    " + generated);
-        console.println();
-        console.println("  Keep it safe. Set PULSELEDGER_ADMIN_KEY or --admin-key to use your own.");
-        console.println();
-        return List.of(Secrets.sha256Hex(generated));
+        String prefixes = keys.adminKeyPrefixes().stream()
+                .map(prefix -> prefix.map(p -> p + "…").orElse("(prefix not recorded)"))
+                .collect(Collectors.joining(", "));
+        return new InForce(stored, "the key generated on first start, stored as a hash: " + prefixes);
+    }
+
+    private static String shown(String key) {
+        return prefix(key) + "…";
+    }
+
+    /**
+     * Enough of a key to tell which one it is, too little to matter: a generated key's "pl_admin_"
+     * and 4 of its 32 random characters; an operator's own key (16 characters or more), its first 4.
+     */
+    static String prefix(String key) {
+        return key.substring(0, key.startsWith(GENERATED_PREFIX) ? GENERATED_PREFIX.length() + 4 : 4);
     }
 }

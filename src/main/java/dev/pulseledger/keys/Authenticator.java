@@ -1,97 +1,61 @@
 package dev.pulseledger.keys;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.pulseledger.http.ProblemException;
-import dev.pulseledger.http.Requests;
-import io.helidon.webserver.http.ServerRequest;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Decides who a presented key belongs to. Grants are cached for {@link #CACHE_TTL} so that a
- * revocation on any node takes effect everywhere within the contract's 5 seconds.
+ * Decides who a presented key belongs to, from the {@link KeyDirectory}: a revocation on any node
+ * takes effect everywhere as soon as the access change feed brings it, well within 5 seconds.
  */
 public final class Authenticator {
-    public static final Duration CACHE_TTL = Duration.ofSeconds(2);
     public static final int MAX_KEY_LENGTH = 200;
-    private static final long MAX_CACHED_KEYS = 100_000;
-    private static final String CHALLENGE = "ApiKey header=\"X-ApiKey\"";
 
-    private final KeyStore keys;
+    private final KeyDirectory directory;
     private final Clock clock;
     private final List<String> adminKeyHashes;
-    private final Cache<String, Optional<KeyGrant>> grants;
 
-    public Authenticator(KeyStore keys, Clock clock, List<String> adminKeyHashes) {
-        this.keys = keys;
+    public Authenticator(KeyDirectory directory, Clock clock, List<String> adminKeyHashes) {
+        this.directory = directory;
         this.clock = clock;
         this.adminKeyHashes = List.copyOf(adminKeyHashes);
-        this.grants = Caffeine.newBuilder()
-                .expireAfterWrite(CACHE_TTL)
-                .maximumSize(MAX_CACHED_KEYS)
-                .build();
+    }
+
+    /** Who {@code presentedKey} (the X-ApiKey header, if sent) belongs to, or why it is refused. */
+    public KeyCheck check(Optional<String> presentedKey) {
+        return check(presentedKey, true);
     }
 
     /**
-     * The caller of this request, authenticated at most once per request: the rate-limit filter
-     * and the route both need it, and hashing and looking up the key twice is waste on the hot path.
+     * As {@link #check(Optional)}; with {@code waitForNewKeys} false, a key unknown to this node is
+     * refused at once instead of waiting for the access feed to show keys just created elsewhere.
      */
-    public Caller caller(ServerRequest req) {
-        Optional<Caller> known = req.context().get(Caller.class);
-        if (known.isPresent()) {
-            return known.get();
+    public KeyCheck check(Optional<String> presentedKey, boolean waitForNewKeys) {
+        if (presentedKey.isEmpty()) {
+            return new KeyCheck.Refused(KeyCheck.Reason.MISSING);
         }
-        Caller caller = caller(Requests.apiKey(req));
-        req.context().register(caller);
-        return caller;
-    }
-
-    /** The caller behind the X-ApiKey header, or the contract's 401/403 problem. */
-    public Caller caller(Optional<String> presentedKey) {
-        String key = presentedKey.orElseThrow(Authenticator::missingKey);
+        String key = presentedKey.get();
         if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-            throw invalidKey();
+            return new KeyCheck.Refused(KeyCheck.Reason.UNKNOWN);
         }
         String hash = Secrets.sha256Hex(key);
         if (isAdminHash(hash)) {
-            throw forbidden("An admin key is not a caller key; use a caller key on /api/.");
+            return new KeyCheck.Admin();
         }
-        KeyGrant grant = grants.get(hash, keys::findGrant)
-                .filter(g -> g.usableAt(clock.instant()))
-                .orElse(null);
-        if (grant == null) {
-            throw invalidKey();
+        Optional<KeyGrant> grant = directory.grant(hash, waitForNewKeys).filter(g -> g.usableAt(clock.instant()));
+        if (grant.isEmpty()) {
+            return new KeyCheck.Refused(KeyCheck.Reason.UNKNOWN);
         }
-        if (grant.accountSuspended()) {
-            throw new ProblemException(403, "account_suspended", "Forbidden", "This account is suspended.");
+        if (grant.get().accountSuspended()) {
+            return new KeyCheck.Refused(KeyCheck.Reason.ACCOUNT_SUSPENDED);
         }
-        return new Caller(grant.accountId(), grant.keyId(), grant.planId());
+        return new KeyCheck.OfCaller(new Caller(
+                grant.get().accountId(), grant.get().keyId(), grant.get().planId()));
     }
 
-    /** Passes only for an admin key; a usable caller key gets 403, anything else 401. */
-    public void requireAdmin(Optional<String> presentedKey) {
-        String key = presentedKey.orElseThrow(Authenticator::missingKey);
-        if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-            throw invalidKey();
-        }
-        String hash = Secrets.sha256Hex(key);
-        if (isAdminHash(hash)) {
-            return;
-        }
-        if (grants.get(hash, keys::findGrant)
-                .filter(g -> g.usableAt(clock.instant()))
-                .isPresent()) {
-            throw forbidden("This endpoint needs an admin key.");
-        }
-        throw invalidKey();
-    }
-
-    /** Forgets cached grants on this node, after a change that must show at once. */
-    public void forgetCachedGrants() {
-        grants.invalidateAll();
+    /** Makes a change just committed on this node show at once in what this node answers. */
+    public void catchUp() {
+        directory.catchUp();
     }
 
     private boolean isAdminHash(String hash) {
@@ -100,20 +64,5 @@ public final class Authenticator {
             match |= Secrets.sameHash(adminHash, hash);
         }
         return match;
-    }
-
-    private static ProblemException missingKey() {
-        return new ProblemException(401, "missing_api_key", "Unauthorized", "Send your API key in the X-ApiKey header.")
-                .withHeader("WWW-Authenticate", CHALLENGE);
-    }
-
-    private static ProblemException invalidKey() {
-        return new ProblemException(
-                        401, "invalid_api_key", "Unauthorized", "The API key is unknown, revoked or expired.")
-                .withHeader("WWW-Authenticate", CHALLENGE);
-    }
-
-    private static ProblemException forbidden(String detail) {
-        return new ProblemException(403, "forbidden", "Forbidden", detail);
     }
 }

@@ -9,8 +9,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
-/** SQL for caller keys and admin keys; only hashes are stored. */
+/**
+ * SQL for caller keys and admin keys; only hashes are stored. Lookups for authentication run on their
+ * own small pool, so they never wait behind the spend writer for a connection.
+ */
 public final class KeyStore {
     private static final String INSERT =
             "INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, expires_at)"
@@ -21,23 +25,33 @@ public final class KeyStore {
     private static final String SELECT_GRANT =
             "SELECT k.id, k.account_id, a.plan_id, a.status, k.expires_at, k.revoked_at"
                     + " FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?";
-    private static final String REVOKE = "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL";
+    private static final String SELECT_HASHES = "SELECT key_hash FROM api_keys WHERE revoked_at IS NULL";
+    private static final String REVOKE =
+            "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING key_hash";
     private static final String EXISTS = "SELECT 1 FROM api_keys WHERE id = ?";
-    private static final String INSERT_ADMIN = "INSERT INTO admin_keys (key_hash, created_at) VALUES (?, ?)";
+    private static final String INSERT_ADMIN = "INSERT INTO admin_keys (key_hash, created_at, prefix) VALUES (?, ?, ?)";
+    private static final String SELECT_ADMIN_PREFIXES = "SELECT prefix FROM admin_keys ORDER BY created_at";
     /** Any constant works; this one spells "admkey" so it is recognisable in pg_locks. */
     private static final long FIRST_ADMIN_KEY_LOCK = 0x61646d6b6579L;
 
     private static final String SELECT_ADMIN = "SELECT key_hash FROM admin_keys";
     public static final int MAX_KEYS_PER_ACCOUNT = 1000;
 
-    private final Database database;
+    /** Rows fetched at a time when every key hash is loaded, so a million keys never sit in memory as rows. */
+    private static final int HASH_FETCH_SIZE = 10_000;
 
-    public KeyStore(Database database) {
+    private final Database database;
+    private final Database lookups;
+    private final AccessChangeLog changes;
+
+    public KeyStore(Database database, Database lookups, AccessChangeLog changes) {
         this.database = database;
+        this.lookups = lookups;
+        this.changes = changes;
     }
 
     public void create(ApiKey key, String keyHash) {
-        database.inTransaction(connection -> {
+        database.runInTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
                 ps.setString(1, key.id());
                 ps.setString(2, key.accountId());
@@ -46,8 +60,9 @@ public final class KeyStore {
                 ps.setString(5, key.prefix());
                 ps.setLong(6, key.createdAt().toEpochMilli());
                 Rows.setOptionalInstant(ps, 7, key.expiresAt());
-                return ps.executeUpdate();
+                ps.executeUpdate();
             }
+            changes.append(connection, AccessChange.Kind.KEY, keyHash);
         });
     }
 
@@ -68,7 +83,7 @@ public final class KeyStore {
     }
 
     public Optional<KeyGrant> findGrant(String keyHash) {
-        return database.read(connection -> {
+        return lookups.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_GRANT)) {
                 ps.setString(1, keyHash);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -93,8 +108,11 @@ public final class KeyStore {
             try (PreparedStatement ps = connection.prepareStatement(REVOKE)) {
                 ps.setLong(1, at.toEpochMilli());
                 ps.setString(2, keyId);
-                if (ps.executeUpdate() == 1) {
-                    return true;
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        changes.append(connection, AccessChange.Kind.KEY, rs.getString(1));
+                        return true;
+                    }
                 }
             }
             try (PreparedStatement ps = connection.prepareStatement(EXISTS)) {
@@ -106,11 +124,25 @@ public final class KeyStore {
         });
     }
 
+    /** Hands every key hash that is not revoked to {@code sink}, a page of rows at a time. */
+    public void forEachKeyHash(Consumer<String> sink) {
+        lookups.runInTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_HASHES)) {
+                ps.setFetchSize(HASH_FETCH_SIZE);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        sink.accept(rs.getString(1));
+                    }
+                }
+            }
+        });
+    }
+
     /**
      * Stores the first admin key, unless one exists already: nodes starting at the same moment on
      * an empty database agree on one key instead of each printing its own. True when stored.
      */
-    public boolean addFirstAdminKey(String keyHash, Instant at) {
+    public boolean addFirstAdminKey(String keyHash, String prefix, Instant at) {
         return database.inTransaction(connection -> {
             database.serializeOn(connection, FIRST_ADMIN_KEY_LOCK);
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ADMIN);
@@ -122,7 +154,22 @@ public final class KeyStore {
             try (PreparedStatement ps = connection.prepareStatement(INSERT_ADMIN)) {
                 ps.setString(1, keyHash);
                 ps.setLong(2, at.toEpochMilli());
+                ps.setString(3, prefix);
                 return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** The display prefixes of the stored admin keys; empty for a key stored before prefixes were. */
+    public List<Optional<String>> adminKeyPrefixes() {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ADMIN_PREFIXES);
+                    ResultSet rs = ps.executeQuery()) {
+                List<Optional<String>> prefixes = new ArrayList<>();
+                while (rs.next()) {
+                    prefixes.add(Optional.ofNullable(rs.getString(1)));
+                }
+                return prefixes;
             }
         });
     }

@@ -16,15 +16,22 @@ import java.util.Set;
  * ({@code openapi/<feature>.json}), so each feature documents its own paths next to the others.
  *
  * <p>What CONTRACT §1 promises for every endpoint is added here rather than repeated in each
- * fragment: the {@code X-Request-Id} request parameter and response header, and a {@code default}
- * problem response for unexpected failures.
+ * fragment: the {@code X-Request-Id} request parameter and response header, a {@code default}
+ * problem response for unexpected failures, 405 on every operation, and 429 with {@code Retry-After}
+ * and {@code RateLimit-*} on every rate-limited (caller) operation.
  */
 public final class OpenApiDocument {
     /** The fragments merged into the base document, in order. */
-    private static final List<String> FRAGMENTS = List.of("health", "pulse", "tokens", "admin", "statuspage", "events");
+    private static final List<String> FRAGMENTS =
+            List.of("health", "pulse", "tokens", "admin", "statuspage", "events", "status", "ratelimit", "console");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");
     private static final String REQUEST_ID = "X-Request-Id";
+    private static final Map<String, String> RATE_LIMIT_HEADERS = Map.of(
+            "Retry-After", "RetryAfter",
+            "RateLimit-Limit", "RateLimitLimit",
+            "RateLimit-Remaining", "RateLimitRemaining",
+            "RateLimit-Reset", "RateLimitReset");
 
     private OpenApiDocument() {}
 
@@ -41,6 +48,11 @@ public final class OpenApiDocument {
     /** Adds a fragment's paths, components and tags; a name defined twice is a bug, so it fails. */
     private static void merge(ObjectNode document, JsonNode fragment, String name) {
         addAll((ObjectNode) document.get("paths"), fragment.path("paths"), name + ": path ");
+        if (fragment.has("webhooks")) {
+            ObjectNode webhooks =
+                    document.has("webhooks") ? (ObjectNode) document.get("webhooks") : document.putObject("webhooks");
+            addAll(webhooks, fragment.get("webhooks"), name + ": webhook ");
+        }
         ObjectNode components = (ObjectNode) document.get("components");
         for (Map.Entry<String, JsonNode> section : fragment.path("components").properties()) {
             ObjectNode target = components.has(section.getKey())
@@ -63,10 +75,12 @@ public final class OpenApiDocument {
     }
 
     private static void addCommonParts(ObjectNode document) {
-        for (JsonNode pathItem : document.get("paths")) {
-            for (Map.Entry<String, JsonNode> operation : pathItem.properties()) {
+        for (Map.Entry<String, JsonNode> pathItem : document.get("paths").properties()) {
+            for (Map.Entry<String, JsonNode> operation : pathItem.getValue().properties()) {
                 if (OPERATIONS.contains(operation.getKey())) {
                     addOperationParts((ObjectNode) operation.getValue());
+                    addRefusals(
+                            pathItem.getKey(), (ObjectNode) operation.getValue().get("responses"));
                 }
             }
         }
@@ -89,6 +103,30 @@ public final class OpenApiDocument {
                 addRequestIdHeader((ObjectNode) response);
             }
         }
+    }
+
+    /**
+     * Every path answers 405 to a method it lacks, and every caller path may answer 429 when the key
+     * is over its plan's rate limit (RateLimitFilter runs before the route), with the RateLimit headers.
+     */
+    private static void addRefusals(String path, ObjectNode responses) {
+        if (!responses.has("405")) {
+            responses.putObject("405").put("$ref", "#/components/responses/MethodNotAllowed");
+        }
+        if (!path.startsWith("/api/")) {
+            return;
+        }
+        if (!responses.has("429")) {
+            responses.putObject("429").put("$ref", "#/components/responses/RateLimited");
+            return;
+        }
+        ObjectNode own = (ObjectNode) responses.get("429");
+        ObjectNode headers = own.has("headers") ? (ObjectNode) own.get("headers") : own.putObject("headers");
+        RATE_LIMIT_HEADERS.forEach((name, component) -> {
+            if (!headers.has(name)) {
+                headers.putObject(name).put("$ref", "#/components/headers/" + component);
+            }
+        });
     }
 
     private static void addRequestIdHeader(ObjectNode response) {

@@ -1,9 +1,9 @@
 package dev.pulseledger.pulse;
 
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.keys.Authenticator;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
@@ -16,11 +16,11 @@ public final class PulseRoutes {
      */
     static final String FEED_CACHE_CONTROL = "private, no-cache";
 
-    private final Authenticator authenticator;
+    private final Access access;
     private final PulseFeed feed;
 
-    public PulseRoutes(Authenticator authenticator, PulseFeed feed) {
-        this.authenticator = authenticator;
+    public PulseRoutes(Access access, PulseFeed feed) {
+        this.access = access;
         this.feed = feed;
     }
 
@@ -29,7 +29,7 @@ public final class PulseRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        authenticator.caller(req);
+        access.caller(req);
         PulseFeed.Snapshot snapshot = feed.current();
         new Representation(Responses.JSON, snapshot.json(), snapshot.etag(), FEED_CACHE_CONTROL).send(req, res);
     }

@@ -8,10 +8,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /** SQL for the provider's services. */
 public final class ServiceStore {
@@ -22,8 +24,11 @@ public final class ServiceStore {
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM services WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM services ORDER BY id";
     private static final String COUNT = "SELECT COUNT(*) FROM services";
-    private static final String INSERT =
-            "INSERT INTO services (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    private static final String INSERT = "INSERT INTO services (" + COLUMNS
+            + ", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    private static final String UPDATE_STATUS = "UPDATE services SET status = ?, updated_at = ? WHERE id = ?";
+    private static final String INSERT_CHANGE = "INSERT INTO status_changes"
+            + " (service_id, from_status, to_status, source_type, source_id, changed_at) VALUES (?, ?, ?, ?, ?, ?)";
     private static final String UPDATE =
             "UPDATE services SET name = ?, description = ?, status = ?, spotlighted = ?, position = ?,"
                     + " public = ?, updated_at = ? WHERE id = ?";
@@ -59,6 +64,13 @@ public final class ServiceStore {
                     return Write.LIMIT_REACHED;
                 }
                 if (insert(connection, service)) {
+                    recordHistory(
+                            connection,
+                            service.id(),
+                            null,
+                            service.status(),
+                            StatusSource.OPERATOR,
+                            service.updatedAt());
                     return Write.CREATED;
                 }
                 current = findForUpdate(connection, service.id());
@@ -79,6 +91,7 @@ public final class ServiceStore {
             ps.setInt(6, service.position());
             ps.setBoolean(7, service.isPublic());
             ps.setLong(8, service.updatedAt().toEpochMilli());
+            ps.setLong(9, service.updatedAt().toEpochMilli());
             return ps.executeUpdate() == 1;
         }
     }
@@ -101,23 +114,74 @@ public final class ServiceStore {
     }
 
     /**
-     * Appends service.status_changed when, and only when, the status really changed. The row was
-     * read under lock, so two concurrent writes of one new status yield one event, not two.
+     * Records an operator's change in the history and appends service.status_changed when, and only
+     * when, the status really changed. The row was read under lock, so two concurrent writes of one
+     * new status yield one event, not two.
      */
     private void recordStatusChange(Connection connection, Service before, Service after) throws SQLException {
         if (before.status() != after.status()) {
-            NewEvent event = NewEvent.serviceStatusChanged(
-                    after.id(),
-                    after.name(),
-                    before.status().wire(),
-                    after.status().wire(),
-                    after.isPublic());
-            outbox.append(connection, List.of(event), after.updatedAt());
+            recordHistory(
+                    connection, after.id(), before.status(), after.status(), StatusSource.OPERATOR, after.updatedAt());
+            outbox.append(connection, List.of(statusChanged(before, after)), after.updatedAt());
+        }
+    }
+
+    /**
+     * Sets the status of a service already locked by {@link #findForUpdate} on the caller's open
+     * transaction, with its history row; the change's event, when the status really changed, is
+     * returned for the caller to append last (the outbox lock must be the last one taken).
+     */
+    public Optional<NewEvent> changeStatus(
+            Connection connection, Service current, ServiceStatus status, StatusSource source, Instant at)
+            throws SQLException {
+        if (current.status() == status) {
+            return Optional.empty();
+        }
+        try (PreparedStatement ps = connection.prepareStatement(UPDATE_STATUS)) {
+            ps.setString(1, status.wire());
+            ps.setLong(2, at.toEpochMilli());
+            ps.setString(3, current.id());
+            ps.executeUpdate();
+        }
+        recordHistory(connection, current.id(), current.status(), status, source, at);
+        Service after = new Service(
+                current.id(),
+                current.name(),
+                current.description(),
+                status,
+                current.spotlighted(),
+                current.position(),
+                current.isPublic(),
+                at);
+        return Optional.of(statusChanged(current, after));
+    }
+
+    private static NewEvent statusChanged(Service before, Service after) {
+        return NewEvent.serviceStatusChanged(
+                after.id(), after.name(), before.status().wire(), after.status().wire(), after.isPublic());
+    }
+
+    private static void recordHistory(
+            Connection connection,
+            String serviceId,
+            @Nullable ServiceStatus from,
+            ServiceStatus to,
+            StatusSource source,
+            Instant at)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_CHANGE)) {
+            ps.setString(1, serviceId);
+            ps.setString(2, from == null ? null : from.wire());
+            ps.setString(3, to.wire());
+            ps.setString(4, source.kind().wire());
+            ps.setString(5, source.id().orElse(null));
+            ps.setLong(6, at.toEpochMilli());
+            ps.executeUpdate();
         }
     }
 
     /** Reads the service and locks its row until the transaction ends. */
-    private Optional<Service> findForUpdate(Connection connection, String id) throws SQLException {
+    public Optional<Service> findForUpdate(Connection connection, String id) throws SQLException {
         return find(connection, selectForUpdate, id);
     }
 

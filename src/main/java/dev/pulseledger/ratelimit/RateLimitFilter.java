@@ -1,7 +1,7 @@
 package dev.pulseledger.ratelimit;
 
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.ProblemException;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -20,19 +20,19 @@ public final class RateLimitFilter implements Filter {
     public static final HeaderName REMAINING = HeaderNames.create("RateLimit-Remaining");
     public static final HeaderName RESET = HeaderNames.create("RateLimit-Reset");
 
-    private final Authenticator authenticator;
+    private final Access access;
     private final PlanRateLimits limits;
     private final RateLimiter limiter;
 
-    public RateLimitFilter(Authenticator authenticator, PlanRateLimits limits, RateLimiter limiter) {
-        this.authenticator = authenticator;
+    public RateLimitFilter(Access access, PlanRateLimits limits, RateLimiter limiter) {
+        this.access = access;
         this.limits = limits;
         this.limiter = limiter;
     }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
-        Optional<Caller> caller = req.path().path().startsWith("/api/") ? caller(req) : Optional.empty();
+        Optional<Caller> caller = req.path().path().startsWith("/api/") ? access.callerIfAny(req) : Optional.empty();
         Optional<Long> limit = caller.flatMap(c -> limits.perMinute(c.planId()));
         if (limit.isPresent()) {
             RateLimiter.Decision decision = limiter.acquire(caller.get().keyId(), limit.get());
@@ -44,15 +44,6 @@ public final class RateLimitFilter implements Filter {
             }
         }
         chain.proceed();
-    }
-
-    /** The caller behind a good caller key; for any other key the route itself answers 401 or 403. */
-    private Optional<Caller> caller(RoutingRequest req) {
-        try {
-            return Optional.of(authenticator.caller(req));
-        } catch (ProblemException e) {
-            return Optional.empty();
-        }
     }
 
     private static ProblemException rateLimited(RateLimiter.Decision decision) {

@@ -13,9 +13,8 @@ import java.util.Optional;
 record PageSummary(String headline, String detail, String tone) {
 
     static PageSummary of(List<Service> services) {
-        Optional<ServiceStatus> worst = services.stream()
-                .map(Service::status)
-                .max(Comparator.comparingInt(s -> StatusWords.of(s).severity()));
+        Optional<ServiceStatus> worst =
+                services.stream().map(Service::status).max(Comparator.comparingInt(ServiceStatus::severity));
         if (worst.isEmpty()) {
             return new PageSummary("No services listed yet", "The provider has not listed any services.", "unknown");
         }

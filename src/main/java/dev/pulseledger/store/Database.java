@@ -2,31 +2,62 @@ package dev.pulseledger.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.nio.file.Files;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToDoubleFunction;
 import org.flywaydb.core.Flyway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sqlite.SQLiteException;
 
 /** The connection pool, the schema migrations and the transaction boundary for one store. */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
-    private static final int SQLITE_BUSY = 5;
-    private static final int SQLITE_LOCKED = 6;
+    /*
+     * One sick node (paused, partitioned, stalled) must not hold another node's work on an account for
+     * long (CONTRACT §12). A row lock is waited for at most LOCK_TIMEOUT, then the wait ends as 503
+     * account_busy; a transaction left idle by its client (a paused process, a lost network) is ended
+     * by the server after IDLE_IN_TRANSACTION_TIMEOUT, which frees its locks. Our transactions never
+     * sit idle on purpose: between their statements there is only our own code, for microseconds. The
+     * keepalives end the session of a client whose network vanished without a word in about 11 s.
+     */
+    private static final long LOCK_TIMEOUT_MILLIS = 1_000;
+    private static final long IDLE_IN_TRANSACTION_TIMEOUT_MILLIS = 2_000;
+    private static final String KEEPALIVES =
+            " -c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3";
+    private static final String SET_STATEMENT_TIMEOUT = "SELECT set_config('statement_timeout', ?, true),"
+            + " set_config('lock_timeout', '" + LOCK_TIMEOUT_MILLIS + "', true),"
+            + " set_config('idle_in_transaction_session_timeout', '" + IDLE_IN_TRANSACTION_TIMEOUT_MILLIS + "', true)";
+    private static final String PROBE_WRITE = "UPDATE write_probe SET probed_at = ? WHERE id = 1";
+    private static final Duration WRITE_PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private final Dialect dialect;
     private final HikariDataSource pool;
+    /** The statement timeout to set on each transaction; empty when the session carries it. */
+    private final Optional<String> transactionStatementTimeoutMillis;
 
-    private Database(Dialect dialect, HikariDataSource pool) {
+    private final LongAdder transactions = new LongAdder();
+
+    private final FaultLog faultLog = new FaultLog();
+    /** When writes started failing for the whole node; 0 while they work. */
+    private final AtomicLong writeFaultSinceNanos = new AtomicLong();
+
+    private final AtomicLong lastProbeNanos = new AtomicLong(System.nanoTime() - WRITE_PROBE_INTERVAL.toNanos());
+
+    private Database(Dialect dialect, HikariDataSource pool, Settings settings) {
         this.dialect = dialect;
         this.pool = pool;
+        this.transactionStatementTimeoutMillis = dialect == Dialect.POSTGRESQL && settings.transactionPooler()
+                ? Optional.of(Long.toString(settings.statementTimeout().toMillis()))
+                : Optional.empty();
     }
 
     /** Settings of the pool and its connections. */
@@ -35,7 +66,19 @@ public final class Database implements AutoCloseable {
             int poolSize,
             Duration connectionTimeout,
             Duration statementTimeout,
-            Duration startupTimeout) {}
+            Duration startupTimeout,
+            boolean transactionPooler) {
+
+        /** Settings for a database reached directly or through a session-pooling pooler. */
+        public Settings(
+                String jdbcUrl,
+                int poolSize,
+                Duration connectionTimeout,
+                Duration statementTimeout,
+                Duration startupTimeout) {
+            this(jdbcUrl, poolSize, connectionTimeout, statementTimeout, startupTimeout, false);
+        }
+    }
 
     /** Opens the pool, waits for the database to answer, and migrates the schema. */
     public static Database open(Settings settings) {
@@ -62,14 +105,20 @@ public final class Database implements AutoCloseable {
             case POSTGRESQL -> configurePostgres(config, settings);
         }
         HikariDataSource pool = new HikariDataSource(config);
-        Database database = new Database(dialect, pool);
+        Database database = new Database(dialect, pool, settings);
         try {
-            database.awaitReachable(settings.startupTimeout(), withoutCredentials(settings.jdbcUrl()));
+            // A local file does not come back by waiting: SQLite fails at once, a server gets the timeout.
+            database.awaitReachable(
+                    dialect == Dialect.SQLITE ? Duration.ZERO : settings.startupTimeout(),
+                    withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
                 Flyway.configure()
                         .dataSource(pool)
                         .locations(dialect.migrations())
                         .failOnMissingLocations(true)
+                        // Features take version numbers from separate ranges, so a database may meet a
+                        // lower version after a higher one; migrations of different ranges are independent.
+                        .outOfOrder(true)
                         .load()
                         .migrate();
             }
@@ -81,7 +130,7 @@ public final class Database implements AutoCloseable {
     }
 
     private static void configureSqlite(HikariConfig config, Settings settings) {
-        createParentFolder(settings.jdbcUrl());
+        SqliteFile.prepare(settings.jdbcUrl());
         config.addDataSourceProperty("journal_mode", "WAL");
         // FULL: a commit is on disk before the caller hears of it (CONTRACT §3, 201 only when durable).
         config.addDataSourceProperty("synchronous", "FULL");
@@ -99,8 +148,19 @@ public final class Database implements AutoCloseable {
 
     private static void configurePostgres(HikariConfig config, Settings settings) {
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
-        config.addDataSourceProperty(
-                "options", "-c statement_timeout=" + settings.statementTimeout().toMillis());
+        if (settings.transactionPooler()) {
+            // A transaction-pooling pooler (PgBouncer) hands one server session to many clients: no
+            // server-side prepared statements (they live in a session) and no start-up options (it drops
+            // them); the statement, lock and idle timeouts are set on each transaction instead (begin).
+            config.addDataSourceProperty("prepareThreshold", "0");
+        } else {
+            config.addDataSourceProperty(
+                    "options",
+                    "-c statement_timeout=" + settings.statementTimeout().toMillis()
+                            + " -c lock_timeout=" + LOCK_TIMEOUT_MILLIS
+                            + " -c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION_TIMEOUT_MILLIS
+                            + KEEPALIVES);
+        }
         String connectSeconds =
                 Long.toString(Math.max(1, settings.connectionTimeout().toSeconds()));
         config.addDataSourceProperty("connectTimeout", connectSeconds);
@@ -113,29 +173,16 @@ public final class Database implements AutoCloseable {
         config.addDataSourceProperty("tcpKeepAlive", "true");
     }
 
-    private static void createParentFolder(String jdbcUrl) {
-        String file = jdbcUrl.substring("jdbc:sqlite:".length());
-        int query = file.indexOf('?');
-        if (query >= 0) {
-            file = file.substring(0, query);
-        }
-        if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) {
-            return;
-        }
-        Path parent = Path.of(file).toAbsolutePath().getParent();
-        try {
-            Files.createDirectories(parent);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot create the folder " + parent + ": " + e);
-        }
-    }
-
+    @SuppressWarnings("try") // borrowing a connection is the test; it goes straight back
     private void awaitReachable(Duration timeout, String target) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
         while (true) {
             try (Connection connection = pool.getConnection()) {
                 return;
             } catch (SQLException e) {
+                if (timeout.isZero()) {
+                    throw new DatabaseUnavailableException("Cannot open the database " + target + ": " + reason(e), e);
+                }
                 if (System.nanoTime() > deadlineNanos) {
                     throw new DatabaseUnavailableException(
                             "The database " + target + " did not answer within " + timeout.toSeconds()
@@ -153,9 +200,9 @@ public final class Database implements AutoCloseable {
      * unknown host, no such database, bad password) is what an operator can act on.
      */
     private static String reason(SQLException e) {
-        return e.getCause() != null && e.getCause().getMessage() != null
-                ? e.getCause().getMessage()
-                : e.getMessage();
+        Throwable cause = e.getCause();
+        String causeMessage = cause == null ? null : cause.getMessage();
+        return causeMessage != null ? causeMessage : String.valueOf(e.getMessage());
     }
 
     /** The URL without its query string or user info, either of which may hold a password. */
@@ -172,6 +219,19 @@ public final class Database implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while waiting for the database", e);
         }
+    }
+
+    /**
+     * What the start-up log says of the database: the SQLite file, or PostgreSQL's host and database,
+     * never the user, password or other URL parameters.
+     */
+    public String describe() {
+        String url = pool.getJdbcUrl();
+        return switch (dialect) {
+            case SQLITE ->
+                "SQLite at " + SqliteFile.of(url).map(Path::toString).orElse(url.substring("jdbc:sqlite:".length()));
+            case POSTGRESQL -> "PostgreSQL at " + withoutCredentials(url).replaceFirst("^jdbc:postgresql://", "");
+        };
     }
 
     public Dialect dialect() {
@@ -194,11 +254,51 @@ public final class Database implements AutoCloseable {
 
     /** Runs work in one transaction: committed if it returns, rolled back if it throws. */
     public <T> T inTransaction(SqlWork<T> work) {
+        transactions.increment();
+        return transaction(work, true);
+    }
+
+    /** Like {@link #inTransaction(SqlWork)}, for work that returns nothing. */
+    public void runInTransaction(SqlAction work) {
+        inTransaction(connection -> {
+            work.run(connection);
+            return Boolean.TRUE;
+        });
+    }
+
+    /**
+     * Runs read-only work outside an explicit transaction; behind a transaction pooler inside one, as
+     * only a transaction can carry the statement timeout there.
+     */
+    public <T> T read(SqlWork<T> work) {
+        transactions.increment();
+        if (transactionStatementTimeoutMillis.isPresent()) {
+            return transaction(work, false);
+        }
+        try (Connection connection = pool.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw fault(e, false);
+        }
+    }
+
+    /** Like {@link #read(SqlWork)}, for work that returns nothing. */
+    public void runRead(SqlAction work) {
+        read(connection -> {
+            work.run(connection);
+            return Boolean.TRUE;
+        });
+    }
+
+    private <T> T transaction(SqlWork<T> work, boolean writes) {
         try (Connection connection = pool.getConnection()) {
             begin(connection);
             try {
                 T result = work.run(connection);
                 connection.commit();
+                if (writes) {
+                    wrote();
+                }
                 return result;
             } catch (SQLException | RuntimeException e) {
                 // No setAutoCommit(true) afterwards: the pool restores it when the connection returns,
@@ -207,17 +307,60 @@ public final class Database implements AutoCloseable {
                 throw e;
             }
         } catch (SQLException e) {
-            throw translate(e);
+            throw fault(e, writes);
         }
     }
 
-    /** Runs read-only work outside an explicit transaction. */
-    public <T> T read(SqlWork<T> work) {
-        try (Connection connection = pool.getConnection()) {
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw translate(e);
-        }
+    /** How many units of work (transactions or single reads) this pool has run or tried to run. */
+    public long transactions() {
+        return transactions.sum();
+    }
+
+    /** 1 when the database answers a ping at scrape time, else 0: what the "database down" alert reads. */
+    public void bindReachability(MeterRegistry registry) {
+        Gauge.builder("pulseledger.database.up", this, database -> database.isReachable() ? 1 : 0)
+                .description("1 when the database answers a ping (as /health/ready checks), else 0")
+                .register(registry);
+    }
+
+    /** Gauges of this connection pool: connections in use, idle, the maximum, and threads waiting for one. */
+    public void bindPoolMetrics(MeterRegistry registry, String poolName) {
+        poolGauge(
+                registry,
+                poolName,
+                "active.connections",
+                "Database connections lent out",
+                bean -> bean.getHikariPoolMXBean().getActiveConnections());
+        poolGauge(
+                registry,
+                poolName,
+                "idle.connections",
+                "Open database connections waiting to be lent",
+                bean -> bean.getHikariPoolMXBean().getIdleConnections());
+        poolGauge(
+                registry,
+                poolName,
+                "max.connections",
+                "The most database connections of this pool (from --db-pool-size)",
+                HikariDataSource::getMaximumPoolSize);
+        poolGauge(
+                registry,
+                poolName,
+                "pending.threads",
+                "Threads waiting for a database connection",
+                bean -> bean.getHikariPoolMXBean().getThreadsAwaitingConnection());
+    }
+
+    private void poolGauge(
+            MeterRegistry registry,
+            String poolName,
+            String name,
+            String description,
+            ToDoubleFunction<HikariDataSource> value) {
+        Gauge.builder("pulseledger.db.pool." + name, pool, value)
+                .description(description + ", per pool (main: spends and the rest; lookups: keys)")
+                .tag("pool", poolName)
+                .register(registry);
     }
 
     /** True when the database answers a trivial query now. */
@@ -227,6 +370,37 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             return false;
         }
+    }
+
+    /**
+     * True unless writes fail for the whole node (a full disk, a read-only server, an outage). After such
+     * a failure this answers from a small probe write, at most one per second, so a node that no traffic
+     * reaches (its load balancer took it out) still finds out by itself that it can write again.
+     */
+    public boolean canWrite() {
+        if (writeFaultSinceNanos.get() == 0) {
+            return true;
+        }
+        long now = System.nanoTime();
+        long last = lastProbeNanos.get();
+        if (now - last >= WRITE_PROBE_INTERVAL.toNanos() && lastProbeNanos.compareAndSet(last, now)) {
+            try {
+                inTransaction(connection -> {
+                    try (PreparedStatement ps = connection.prepareStatement(PROBE_WRITE)) {
+                        ps.setLong(1, System.currentTimeMillis());
+                        return ps.executeUpdate();
+                    }
+                });
+            } catch (DatabaseUnavailableException | StoreException e) {
+                return false;
+            }
+        }
+        return writeFaultSinceNanos.get() == 0;
+    }
+
+    private void wrote() {
+        writeFaultSinceNanos.set(0);
+        faultLog.wrote();
     }
 
     /**
@@ -241,6 +415,12 @@ public final class Database implements AutoCloseable {
             pool.evictConnection(connection);
             throw e;
         }
+        if (transactionStatementTimeoutMillis.isPresent()) {
+            try (PreparedStatement ps = connection.prepareStatement(SET_STATEMENT_TIMEOUT)) {
+                ps.setString(1, transactionStatementTimeoutMillis.get());
+                ps.execute();
+            }
+        }
     }
 
     /** Rolls back after a failure; a connection that cannot even roll back leaves the pool. */
@@ -254,25 +434,21 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Connection failures, statement timeouts and a busy SQLite file become 503s; every other SQL error
-     * is a bug and stays a 500.
+     * A database fault (see {@link SqlFaults}) becomes a {@link DatabaseUnavailableException}, logged once
+     * per episode; every other SQL error is a bug and stays a {@link StoreException}, answered 500.
      */
-    public static RuntimeException translate(SQLException e) {
-        String state = e.getSQLState();
-        boolean unavailable = e instanceof SQLTransientConnectionException
-                || (state != null && (state.startsWith("08") || state.equals("57P01")))
-                || (state != null && state.equals("57014"))
-                || isSqliteBusy(e);
-        if (unavailable) {
-            return new DatabaseUnavailableException("Database unavailable: " + e.getMessage(), e);
+    private RuntimeException fault(SQLException e, boolean writes) {
+        Optional<SqlFaults.Diagnosis> diagnosis = SqlFaults.diagnose(e);
+        if (diagnosis.isEmpty()) {
+            return new StoreException(e);
         }
-        return new StoreException(e);
-    }
-
-    /** SQLITE_BUSY or SQLITE_LOCKED (with any extended code): busy_timeout passed without the lock. */
-    private static boolean isSqliteBusy(SQLException e) {
-        int primaryCode = e.getErrorCode() & 0xff;
-        return e instanceof SQLiteException && (primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED);
+        Fault fault = diagnosis.get().fault();
+        if (writes && diagnosis.get().nodeWide()) {
+            writeFaultSinceNanos.compareAndSet(0, System.nanoTime());
+        }
+        faultLog.failed(diagnosis.get());
+        return new DatabaseUnavailableException(
+                fault, diagnosis.get().kind() + ": " + diagnosis.get().cause(), e);
     }
 
     @Override

@@ -1,8 +1,23 @@
 package dev.pulseledger.store;
 
-/** The database could not be reached or did not answer in time; callers should retry later. */
+import org.jspecify.annotations.Nullable;
+
+/** The database cannot do the work now for a reason that passes (a {@link Fault}); callers retry later. */
 public final class DatabaseUnavailableException extends RuntimeException {
-    public DatabaseUnavailableException(String message, Throwable cause) {
+    private static final long serialVersionUID = 1L;
+
+    private final Fault fault;
+
+    public DatabaseUnavailableException(String message, @Nullable Throwable cause) {
+        this(Fault.DATABASE_UNAVAILABLE, message, cause);
+    }
+
+    public DatabaseUnavailableException(Fault fault, String message, @Nullable Throwable cause) {
         super(message, cause);
+        this.fault = fault;
+    }
+
+    public Fault fault() {
+        return fault;
     }
 }

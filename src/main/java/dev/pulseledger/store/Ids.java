@@ -18,6 +18,10 @@ public final class Ids {
         return "sp_" + ulid();
     }
 
+    public static String grant() {
+        return "gr_" + ulid();
+    }
+
     public static String event() {
         return "evt_" + ulid();
     }
@@ -28,6 +32,18 @@ public final class Ids {
 
     public static String delivery() {
         return "dlv_" + ulid();
+    }
+
+    public static String incident() {
+        return "inc_" + ulid();
+    }
+
+    public static String incidentUpdate() {
+        return "upd_" + ulid();
+    }
+
+    public static String maintenance() {
+        return "mnt_" + ulid();
     }
 
     private static String ulid() {

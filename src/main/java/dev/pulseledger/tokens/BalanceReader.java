@@ -1,137 +1,112 @@
 package dev.pulseledger.tokens;
 
-import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.Period;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Dialect;
+import dev.pulseledger.store.MicroBatcher;
+import dev.pulseledger.store.MicroBatcher.Job;
+import dev.pulseledger.store.Rows;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * Exact balance reads. On PostgreSQL concurrent reads are gathered like spends: one thread drains
- * the waiting reads and answers them all with one query, instead of a round trip per request. Each
- * read still sees every commit that finished before it was asked, because the query starts after
- * the read was queued. SQLite answers in-process, so there each read queries directly.
+ * Exact balance reads, with the breakdown by grant. On PostgreSQL concurrent reads are gathered like
+ * spends: one thread drains the waiting reads and answers them all with one query, instead of a round
+ * trip per request. Each read still sees every commit that finished before it was asked, because the
+ * query starts after the read was queued. SQLite answers in-process, so there each read queries directly.
  */
 public final class BalanceReader implements AutoCloseable {
-    private static final String SELECT_MANY = "SELECT id, balance FROM accounts WHERE id = ANY (?)";
+    private static final String COLUMNS = "SELECT a.id, a.balance, a.period_start, a.period_end, a.period_granted,"
+            + " a.due_at, g.kind, g.remaining, g.expires_at"
+            + " FROM accounts a LEFT JOIN grants g ON g.account_id = a.id AND g.remaining > 0";
+    private static final String SELECT_ONE = COLUMNS + " WHERE a.id = ?";
+    private static final String SELECT_MANY = COLUMNS + " WHERE a.id = ANY (?)";
     private static final int MAX_QUEUE_LENGTH = 10_000;
     private static final int MAX_BATCH_SIZE = 256;
 
     private final Database database;
-    private final AccountStore accounts;
-    private final Duration maxWait;
-    private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(MAX_QUEUE_LENGTH);
-    private final Optional<Thread> reader;
-    private volatile boolean running = true;
+    private final Optional<MicroBatcher<String, Optional<BalanceView>>> batcher;
 
-    public BalanceReader(Database database, AccountStore accounts, Duration maxWait) {
+    public BalanceReader(Database database, Duration maxWait) {
         this.database = database;
-        this.accounts = accounts;
-        this.maxWait = maxWait;
-        this.reader = database.dialect() == Dialect.POSTGRESQL
-                ? Optional.of(
-                        Thread.ofPlatform().name("balance-reader").daemon(true).start(this::drain))
+        this.batcher = database.dialect() == Dialect.POSTGRESQL
+                ? Optional.of(new MicroBatcher<>(
+                        "balance-reader",
+                        new MicroBatcher.Limits(MAX_QUEUE_LENGTH, MAX_BATCH_SIZE, maxWait),
+                        this::read,
+                        () -> new DatabaseUnavailableException("A balance read did not finish in time", null)))
                 : Optional.empty();
     }
 
     /** The account's balance as committed now, or empty when there is no such account. */
-    public Optional<Long> balance(String accountId) {
-        if (reader.isEmpty()) {
-            return accounts.balance(accountId);
+    public Optional<BalanceView> balance(String accountId) {
+        if (batcher.isPresent()) {
+            return batcher.get().submit(accountId);
         }
-        Pending pending = new Pending(accountId, new CompletableFuture<>());
-        if (!running || !queue.offer(pending)) {
-            throw new OverloadedException();
-        }
-        try {
-            return pending.balance().get(maxWait.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DatabaseUnavailableException("Interrupted while reading a balance", e);
-        } catch (TimeoutException e) {
-            throw new DatabaseUnavailableException("A balance read did not finish in time", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
-    }
-
-    private void drain() {
-        List<Pending> batch = new ArrayList<>(MAX_BATCH_SIZE);
-        while (running) {
-            try {
-                Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.add(first);
-                queue.drainTo(batch, MAX_BATCH_SIZE - 1);
-                Map<String, Long> balances = read(batch);
-                batch.forEach(p -> p.balance().complete(Optional.ofNullable(balances.get(p.accountId()))));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                batch.forEach(p -> p.balance().completeExceptionally(e));
-            } finally {
-                batch.clear();
-            }
-        }
-    }
-
-    private Map<String, Long> read(List<Pending> batch) {
         return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
+                ps.setString(1, accountId);
+                return Optional.ofNullable(views(ps).get(accountId));
+            }
+        });
+    }
+
+    private void read(List<Job<String, Optional<BalanceView>>> batch) {
+        Map<String, BalanceView> views = database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_MANY)) {
                 ps.setArray(
                         1,
                         connection.createArrayOf(
-                                "text",
-                                batch.stream()
-                                        .map(Pending::accountId)
-                                        .distinct()
-                                        .toArray()));
-                Map<String, Long> balances = new HashMap<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        balances.put(rs.getString(1), rs.getLong(2));
-                    }
-                }
-                return balances;
+                                "text", batch.stream().map(Job::item).distinct().toArray()));
+                return views(ps);
             }
         });
+        batch.forEach(job -> job.complete(Optional.ofNullable(views.get(job.item()))));
     }
 
-    /** Stops the reader; reads still queued are answered as unavailable. */
+    /** One row per live grant of each account, or one without a grant. */
+    private static Map<String, BalanceView> views(PreparedStatement ps) throws SQLException {
+        Map<String, BalanceView> views = new HashMap<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String id = rs.getString("id");
+                BalanceView view = views.get(id);
+                if (view == null) {
+                    Optional<Instant> start = Rows.optionalInstant(rs, "period_start");
+                    Optional<Instant> end = Rows.optionalInstant(rs, "period_end");
+                    view = new BalanceView(
+                            rs.getLong("balance"),
+                            start.isPresent() && end.isPresent()
+                                    ? Optional.of(new Period(start.get(), end.get()))
+                                    : Optional.empty(),
+                            rs.getLong("period_granted"),
+                            0,
+                            0,
+                            Optional.empty(),
+                            Rows.instant(rs, "due_at"));
+                }
+                String kind = rs.getString("kind");
+                if (kind != null) {
+                    view = view.with(
+                            "allowance".equals(kind), rs.getLong("remaining"), Rows.optionalInstant(rs, "expires_at"));
+                }
+                views.put(id, view);
+            }
+        }
+        return views;
+    }
+
+    /** Stops the reader once the reads already queued are answered. */
     @Override
     public void close() {
-        running = false;
-        reader.ifPresent(thread -> {
-            try {
-                thread.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        List<Pending> left = new ArrayList<>();
-        queue.drainTo(left);
-        left.forEach(
-                p -> p.balance().completeExceptionally(new DatabaseUnavailableException("The node is stopping", null)));
+        batcher.ifPresent(MicroBatcher::close);
     }
-
-    private record Pending(String accountId, CompletableFuture<Optional<Long>> balance) {}
 }

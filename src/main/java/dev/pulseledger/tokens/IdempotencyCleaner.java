@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +44,9 @@ public final class IdempotencyCleaner implements AutoCloseable {
     /** Runs {@link #runOnce()} every period from now on, until closed. */
     public IdempotencyCleaner start() {
         long periodMillis = limits.period().toMillis();
-        scheduler.scheduleWithFixedDelay(this::runQuietly, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        // runQuietly logs its own failures, so the future has nothing to report.
+        ScheduledFuture<?> unused =
+                scheduler.scheduleWithFixedDelay(this::runQuietly, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         return this;
     }
 
@@ -86,5 +89,10 @@ public final class IdempotencyCleaner implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

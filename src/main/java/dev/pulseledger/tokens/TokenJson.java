@@ -1,8 +1,12 @@
 package dev.pulseledger.tokens;
 
 import dev.pulseledger.http.Times;
+import dev.pulseledger.ledger.RevertResult;
+import dev.pulseledger.ledger.SpendResult;
+import dev.pulseledger.ledger.Spending;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The JSON shapes of the caller's token API (CONTRACT §3). */
 final class TokenJson {
@@ -10,16 +14,30 @@ final class TokenJson {
 
     record SpentBody(String spendingId, long amount, long balance, String status, String createdAt) {}
 
-    record SpendingBody(String spendingId, long amount, String status, String createdAt, String revertedAt) {}
+    record SpendingBody(
+            String spendingId,
+            long amount,
+            String status,
+            String createdAt,
+            @Nullable String revertedAt) {}
 
     record RevertedBody(
-            String spendingId, long amount, String status, String createdAt, String revertedAt, long balance) {}
+            String spendingId,
+            long amount,
+            String status,
+            String createdAt,
+            @Nullable String revertedAt,
+            long balance) {}
 
-    record BalanceBody(long balance) {}
+    record BalanceBody(long balance, AllowanceBody allowance, long credits, long held, ExpiryBody nextExpiry) {}
+
+    record AllowanceBody(long granted, long remaining, String periodStart, String periodEnd) {}
+
+    record ExpiryBody(long amount, String at) {}
 
     record BalanceAtBody(long balance, String at) {}
 
-    record SpendingPage(List<SpendingBody> data, String nextCursor) {}
+    record SpendingPage(List<SpendingBody> data, @Nullable String nextCursor) {}
 
     static SpentBody spent(SpendResult.Spent spent) {
         Spending spending = spent.spending();
@@ -44,6 +62,26 @@ final class TokenJson {
                 time(spending.createdAt()),
                 spending.revertedAt().map(TokenJson::time).orElse(null),
                 reverted.balance());
+    }
+
+    /** No reservations yet (CONTRACT §8): nothing is held. */
+    static BalanceBody balance(BalanceView view) {
+        AllowanceBody allowance =
+                view.period().isPresent() && (view.periodGranted() > 0 || view.allowanceRemaining() > 0)
+                        ? new AllowanceBody(
+                                view.periodGranted(),
+                                view.allowanceRemaining(),
+                                time(view.period().get().start()),
+                                time(view.period().get().end()))
+                        : null;
+        return new BalanceBody(
+                view.balance(),
+                allowance,
+                view.credits(),
+                0,
+                view.nextExpiry()
+                        .map(e -> new ExpiryBody(e.amount(), time(e.at())))
+                        .orElse(null));
     }
 
     private static String status(Spending spending) {

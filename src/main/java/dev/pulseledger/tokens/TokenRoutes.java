@@ -1,29 +1,38 @@
 package dev.pulseledger.tokens;
 
+import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.RevertResult;
+import dev.pulseledger.ledger.SpendRequest;
+import dev.pulseledger.ledger.SpendResult;
+import dev.pulseledger.ledger.Spending;
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.usage.LedgerHistory;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /** The caller's token API: spend, revert, balance, plan and spendings (CONTRACT §3). */
@@ -34,19 +43,20 @@ public final class TokenRoutes {
     private static final Pattern IDEMPOTENCY_KEY_TEXT = Pattern.compile("[\\x20-\\x7E]{1,255}");
     private static final Pattern SPENDING_ID = Pattern.compile("sp_[0-9a-z]{26}");
 
-    private final Authenticator authenticator;
-    private final SpendLedger ledger;
+    private final Access access;
+    private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final SpendingQueries spendings;
     private final AccountStore accounts;
     private final PlanStore plans;
     private final MeterRegistry metrics;
+    private final Counter reverts;
     private final LedgerHistory history;
     private final Clock clock;
 
     public TokenRoutes(
-            Authenticator authenticator,
-            SpendLedger ledger,
+            Access access,
+            LedgerWriter ledger,
             BalanceReader balances,
             SpendingQueries spendings,
             AccountStore accounts,
@@ -54,15 +64,18 @@ public final class TokenRoutes {
             MeterRegistry metrics,
             LedgerHistory history,
             Clock clock) {
-        this.authenticator = authenticator;
+        this.access = access;
+        this.history = history;
+        this.clock = clock;
         this.ledger = ledger;
         this.balances = balances;
         this.spendings = spendings;
         this.accounts = accounts;
         this.plans = plans;
         this.metrics = metrics;
-        this.history = history;
-        this.clock = clock;
+        this.reverts = Counter.builder("pulseledger.reverts")
+                .description("Spendings reverted (refunded)")
+                .register(metrics);
     }
 
     public void register(RouteTable routes) {
@@ -75,10 +88,11 @@ public final class TokenRoutes {
     }
 
     private void spend(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
-        SpendResult result = queued(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
+        SpendResult result =
+                Queued.call(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
         countSpend(result);
         switch (result) {
             case SpendResult.Spent spent -> {
@@ -115,29 +129,37 @@ public final class TokenRoutes {
     }
 
     private void revert(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
         }
-        switch (queued(() -> ledger.revert(caller.accountId(), spendingId))) {
+        switch (Queued.call(() -> ledger.revert(caller.accountId(), spendingId))) {
             case RevertResult.Reverted reverted -> {
-                metrics.counter("pulseledger.reverts").increment();
+                reverts.increment();
                 Responses.ok(res, TokenJson.reverted(reverted));
             }
             case RevertResult.NotFound notFound -> throw spendingNotFound();
         }
     }
 
+    /** The balance with its breakdown; a renewal or expiry that is due happens first. */
     private void balance(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         Optional<Instant> at = Requests.timestamp(req, "at");
         if (at.isPresent()) {
             balanceAt(caller, at.get(), res);
             return;
         }
-        long balance = queued(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
-        Responses.ok(res, new TokenJson.BalanceBody(balance));
+        BalanceView view =
+                Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
+        if (Queued.call(() -> ledger.catchUpIfDue(caller.accountId(), view.dueAt()))) {
+            BalanceView current =
+                    Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
+            Responses.ok(res, TokenJson.balance(current));
+            return;
+        }
+        Responses.ok(res, TokenJson.balance(view));
     }
 
     /** The balance right after the last ledger line at or before {@code at} (CONTRACT §11). */
@@ -149,16 +171,19 @@ public final class TokenRoutes {
         Responses.ok(res, new TokenJson.BalanceAtBody(history.balanceAt(caller.accountId(), at), Times.format(at)));
     }
 
+    /** The plan with the current period; a renewal that is due happens first. */
     private void plan(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
-        String planId = accounts.find(caller.accountId())
-                .orElseThrow(TokenRoutes::accountGone)
-                .planId();
-        Responses.ok(res, PlanJson.of(plans.find(planId).orElseThrow(TokenRoutes::accountGone)));
+        Caller caller = access.caller(req);
+        Account read = accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone);
+        Account account = Queued.call(() -> ledger.catchUpIfDue(read.id(), read.dueAt()))
+                ? accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone)
+                : read;
+        Plan plan = plans.find(account.planId()).orElseThrow(TokenRoutes::accountGone);
+        Responses.ok(res, PlanJson.withPeriod(plan, account.currentPeriod()));
     }
 
     private void getSpending(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -168,7 +193,7 @@ public final class TokenRoutes {
     }
 
     private void listSpendings(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Spending> page = spendings.list(caller.accountId(), before, limit);
@@ -209,25 +234,6 @@ public final class TokenRoutes {
                 "Header 'Idempotency-Key' must be 1 to 255 printable ASCII characters, sent once.");
     }
 
-    /** Runs a queued call, turning a full queue or a lost answer into a 503. */
-    private static <T> T queued(Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (OverloadedException e) {
-            throw new ProblemException(
-                            503, "overloaded", "Service Unavailable", "Too many requests are queued; retry shortly.")
-                    .withHeader("Retry-After", "1");
-        } catch (OutcomeUnknownException e) {
-            throw new ProblemException(
-                            503,
-                            "outcome_unknown",
-                            "Service Unavailable",
-                            "The spend did not finish in time and may or may not have happened; retry with the"
-                                    + " same Idempotency-Key to find out.")
-                    .withHeader("Retry-After", "1");
-        }
-    }
-
     private void countSpend(SpendResult result) {
         String outcome = switch (result) {
             case SpendResult.Spent spent -> spent.replayed() ? "replayed" : "spent";
@@ -235,7 +241,11 @@ public final class TokenRoutes {
             case SpendResult.IdempotencyKeyReused reused -> "idempotency_key_reused";
             case SpendResult.IdempotencyKeyInUse inUse -> "idempotency_key_in_use";
         };
-        metrics.counter("pulseledger.spends", "outcome", outcome).increment();
+        Counter.builder("pulseledger.spends")
+                .description("Spend requests by outcome; outcome=\"insufficient_balance\" is each 402")
+                .tag("outcome", outcome)
+                .register(metrics)
+                .increment();
     }
 
     private static ProblemException spendingNotFound() {

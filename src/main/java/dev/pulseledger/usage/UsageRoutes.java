@@ -1,11 +1,11 @@
 package dev.pulseledger.usage;
 
+import dev.pulseledger.http.Access;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
-import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -15,12 +15,12 @@ import java.util.List;
 
 /** {@code GET /api/tokens/usage}: the caller's own spending per UTC hour, day or month (CONTRACT §11). */
 public final class UsageRoutes {
-    private final Authenticator authenticator;
+    private final Access access;
     private final LedgerHistory history;
     private final Clock clock;
 
-    public UsageRoutes(Authenticator authenticator, LedgerHistory history, Clock clock) {
-        this.authenticator = authenticator;
+    public UsageRoutes(Access access, LedgerHistory history, Clock clock) {
+        this.access = access;
         this.history = history;
         this.clock = clock;
     }
@@ -37,7 +37,7 @@ public final class UsageRoutes {
     record TotalBody(long spent, long reverted, long spendings) {}
 
     private void usage(ServerRequest req, ServerResponse res) {
-        Caller caller = authenticator.caller(req);
+        Caller caller = access.caller(req);
         Granularity granularity = Requests.query(req, "granularity")
                 .map(text -> Granularity.fromWire(text)
                         .orElseThrow(() -> ProblemException.badRequest(

@@ -1,6 +1,7 @@
 package dev.pulseledger.verify;
 
 import dev.pulseledger.store.Database;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,26 +9,42 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Checks the ledger invariants of CONTRACT §6 on a live database, each in one statement so that
- * concurrent traffic cannot produce a false alarm: balances are never negative and equal both the
- * sum of their ledger entries and all credits minus the spendings that are not reverted, and no
- * spending is refunded more than once.
+ * Checks the ledger invariants of CONTRACT §6 and §7 on a live database, each in one statement so that
+ * concurrent traffic cannot produce a false alarm: balances are never negative and equal the sum of
+ * their ledger lines, the credits, allowances and expiries minus the spendings that are not reverted,
+ * and the tokens left in their grants; each grant's tokens add up (remaining + expired + held by
+ * spendings = amount); each spending drew exactly its amount from grants and is refunded at most once;
+ * each grant has exactly one ledger line that granted it.
  */
 public final class LedgerVerifier {
     private static final String BALANCES = "SELECT a.id, a.balance,"
             + " COALESCE((SELECT SUM(l.amount) FROM ledger_entries l WHERE l.account_id = a.id), 0),"
             + " COALESCE((SELECT SUM(l.amount) FROM ledger_entries l"
-            + "   WHERE l.account_id = a.id AND l.kind = 'credit'), 0),"
+            + "   WHERE l.account_id = a.id AND l.kind IN ('credit', 'allowance', 'expire')), 0),"
             + " COALESCE((SELECT SUM(s.amount) FROM spendings s"
-            + "   WHERE s.account_id = a.id AND s.status = 'active'), 0)"
+            + "   WHERE s.account_id = a.id AND s.status = 'active'), 0),"
+            + " COALESCE((SELECT SUM(g.remaining) FROM grants g WHERE g.account_id = a.id AND g.remaining > 0), 0)"
             + " FROM accounts a ORDER BY a.id";
-    private static final String REFUNDS = "SELECT s.id, s.account_id, s.status,"
+    private static final String REFUNDS = "SELECT s.id, s.account_id, s.status, s.amount,"
             + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = s.id AND l.kind = 'revert'),"
-            + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = s.id AND l.kind = 'spend')"
-            + " FROM spendings s";
+            + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = s.id AND l.kind = 'spend'),"
+            + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0), COALESCE(d.grants, 0)"
+            + " FROM spendings s LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned,"
+            + "   COUNT(*) AS grants FROM spending_grants GROUP BY spending_id) d ON d.spending_id = s.id";
+    private static final String GRANTS = "SELECT g.id, g.account_id, g.amount, g.remaining, g.expired,"
+            + " COALESCE(h.held, 0), (SELECT COUNT(*) FROM ledger_entries l WHERE l.account_id = g.account_id"
+            + "   AND l.grant_id = g.id AND l.kind IN ('credit', 'allowance'))"
+            + " FROM grants g LEFT JOIN (SELECT grant_id, SUM(amount - returned) AS held FROM spending_grants"
+            + "   GROUP BY grant_id) h ON h.grant_id = g.id";
 
     /** One broken invariant on one account. */
     public record Mismatch(String accountId, String problem) {}
+
+    /** Reads one row of a check and notes what it finds broken. */
+    @FunctionalInterface
+    private interface Check {
+        void row(ResultSet rs, List<Mismatch> mismatches) throws SQLException;
+    }
 
     private final Database database;
 
@@ -37,49 +54,58 @@ public final class LedgerVerifier {
 
     public List<Mismatch> verify() {
         List<Mismatch> mismatches = new ArrayList<>();
-        database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(BALANCES);
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    checkBalance(rs, mismatches);
-                }
-            }
-            try (PreparedStatement ps = connection.prepareStatement(REFUNDS);
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    checkRefunds(rs, mismatches);
-                }
-            }
-            return null;
+        database.runRead(connection -> {
+            run(connection, BALANCES, LedgerVerifier::checkBalance, mismatches);
+            run(connection, REFUNDS, LedgerVerifier::checkSpending, mismatches);
+            run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);
         });
         return mismatches;
+    }
+
+    private static void run(Connection connection, String sql, Check check, List<Mismatch> mismatches)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                check.row(rs, mismatches);
+            }
+        }
     }
 
     private static void checkBalance(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
         String account = rs.getString(1);
         long balance = rs.getLong(2);
         long ledgerSum = rs.getLong(3);
-        long credits = rs.getLong(4);
+        long granted = rs.getLong(4);
         long activeSpent = rs.getLong(5);
+        long inGrants = rs.getLong(6);
         if (balance < 0) {
             mismatches.add(new Mismatch(account, "balance " + balance + " is negative"));
         }
         if (balance != ledgerSum) {
             mismatches.add(new Mismatch(account, "balance " + balance + " != sum of ledger entries " + ledgerSum));
         }
-        if (balance != credits - activeSpent) {
+        if (balance != granted - activeSpent) {
             mismatches.add(new Mismatch(
                     account,
-                    "balance " + balance + " != credits " + credits + " - unreverted spendings " + activeSpent));
+                    "balance " + balance + " != credits, allowances and expiries " + granted
+                            + " - unreverted spendings " + activeSpent));
+        }
+        if (balance != inGrants) {
+            mismatches.add(new Mismatch(account, "balance " + balance + " != tokens left in its grants " + inGrants));
         }
     }
 
-    private static void checkRefunds(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+    private static void checkSpending(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
         String spending = rs.getString(1);
         String account = rs.getString(2);
         boolean reverted = "reverted".equals(rs.getString(3));
-        long refunds = rs.getLong(4);
-        long spends = rs.getLong(5);
+        long amount = rs.getLong(4);
+        long refunds = rs.getLong(5);
+        long spends = rs.getLong(6);
+        long drawn = rs.getLong(7);
+        long returned = rs.getLong(8);
+        long grants = rs.getLong(9);
         if (spends != 1) {
             mismatches.add(new Mismatch(account, "spending " + spending + " has " + spends + " spend entries"));
         }
@@ -88,6 +114,37 @@ public final class LedgerVerifier {
                     account,
                     "spending " + spending + " is " + (reverted ? "reverted" : "active") + " with " + refunds
                             + " refunds"));
+        }
+        // A spending reverted before grants existed has no record of them; every other one drew its amount.
+        if ((grants > 0 || !reverted) && drawn != amount) {
+            mismatches.add(new Mismatch(
+                    account, "spending " + spending + " of " + amount + " drew " + drawn + " from grants"));
+        }
+        if (grants > 0 && returned != (reverted ? amount : 0)) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "spending " + spending + " is " + (reverted ? "reverted" : "active") + " and returned " + returned
+                            + " to its grants"));
+        }
+    }
+
+    private static void checkGrant(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+        String grant = rs.getString(1);
+        String account = rs.getString(2);
+        long amount = rs.getLong(3);
+        long remaining = rs.getLong(4);
+        long expired = rs.getLong(5);
+        long held = rs.getLong(6);
+        long grantedBy = rs.getLong(7);
+        if (remaining < 0 || expired < 0 || held < 0 || remaining + expired + held != amount) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "grant " + grant + " of " + amount + ": remaining " + remaining + " + expired " + expired
+                            + " + held by spendings " + held + " do not add up"));
+        }
+        // Grants made by the upgrade to §7 from an existing balance have no line of their own.
+        if (grantedBy > 1) {
+            mismatches.add(new Mismatch(account, "grant " + grant + " was granted by " + grantedBy + " ledger lines"));
         }
     }
 }

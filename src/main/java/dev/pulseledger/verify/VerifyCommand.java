@@ -57,7 +57,7 @@ public final class VerifyCommand implements Callable<Integer> {
             mismatches = new LedgerVerifier(database).verify();
         } catch (StoreException e) {
             err.println("pulseledger verify: the database could not be read as a Pulseledger database: "
-                    + e.getCause().getMessage());
+                    + e.sqlException().getMessage());
             return NOT_CHECKED;
         }
         for (LedgerVerifier.Mismatch mismatch : mismatches) {

@@ -1,6 +1,7 @@
 package dev.pulseledger.webhooks;
 
 import dev.pulseledger.events.Outbox;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -42,6 +43,8 @@ public final class DeliveryWorker implements AutoCloseable {
     private static final int PRUNE_BATCH = 1000;
     private static final Duration PRUNE_EVERY = Duration.ofHours(1);
     private static final String USER_AGENT = "Pulseledger-Webhooks/1";
+    /** How often the backlog gauge is refreshed: a count on each scrape would load the database. */
+    private static final Duration BACKLOG_EVERY = Duration.ofSeconds(5);
 
     /** How the worker polls, retries and times out. */
     public record Settings(Duration pollInterval, int maxAttempts, Duration retryBase, Duration requestTimeout) {}
@@ -54,11 +57,20 @@ public final class DeliveryWorker implements AutoCloseable {
     private final HttpClient client;
     private final Thread thread;
     private final CountDownLatch stopping = new CountDownLatch(1);
+    private final WebhookMetrics metrics;
     private volatile boolean running = true;
     private Instant nextPruneAt = Instant.MIN;
+    private Instant nextBacklogAt = Instant.MIN;
 
-    private DeliveryWorker(WebhookStore store, Outbox outbox, Settings settings, Backoff backoff, Clock clock) {
+    private DeliveryWorker(
+            WebhookStore store,
+            Outbox outbox,
+            Settings settings,
+            Backoff backoff,
+            Clock clock,
+            WebhookMetrics metrics) {
         this.store = store;
+        this.metrics = metrics;
         this.outbox = outbox;
         this.settings = settings;
         this.backoff = backoff;
@@ -73,10 +85,16 @@ public final class DeliveryWorker implements AutoCloseable {
     }
 
     public static DeliveryWorker start(
-            WebhookStore store, Outbox outbox, Settings settings, Clock clock, RandomGenerator random) {
+            WebhookStore store,
+            Outbox outbox,
+            Settings settings,
+            Clock clock,
+            RandomGenerator random,
+            MeterRegistry registry) {
         // --webhook-retry-base-ms is at most an hour, so the cap never falls below the base.
         Backoff backoff = new Backoff(settings.retryBase(), MAX_RETRY_DELAY, random);
-        DeliveryWorker worker = new DeliveryWorker(store, outbox, settings, backoff, clock);
+        DeliveryWorker worker =
+                new DeliveryWorker(store, outbox, settings, backoff, clock, new WebhookMetrics(registry));
         worker.thread.start();
         return worker;
     }
@@ -88,6 +106,7 @@ public final class DeliveryWorker implements AutoCloseable {
             try {
                 claimed = deliverDue();
                 pruneIfDue();
+                countBacklogIfDue();
                 failing = false;
             } catch (RuntimeException e) {
                 if (!failing) {
@@ -121,7 +140,7 @@ public final class DeliveryWorker implements AutoCloseable {
         }
         try (ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor()) {
             for (ClaimedDelivery delivery : claimed) {
-                senders.submit(() -> deliver(delivery, claim));
+                senders.execute(() -> deliver(delivery, claim));
             }
         }
         return claimed.size();
@@ -144,6 +163,7 @@ public final class DeliveryWorker implements AutoCloseable {
                 Instant retryAt = clock.instant().plus(backoff.after(delivery.attempt()));
                 store.finish(delivery, claim, attempt, DeliveryStatus.PENDING, Optional.of(retryAt));
             }
+            metrics.attempted(attempt.succeeded(), delivery.attempt() >= settings.maxAttempts());
         } catch (RuntimeException e) {
             // The lease runs out and another attempt follows; nothing is lost.
             LOG.warn("Recording {} failed: {}", delivery, e.toString());
@@ -207,6 +227,14 @@ public final class DeliveryWorker implements AutoCloseable {
         return text.length() <= MAX_ERROR_LENGTH ? text : text.substring(0, MAX_ERROR_LENGTH);
     }
 
+    private void countBacklogIfDue() {
+        Instant now = clock.instant();
+        if (!now.isBefore(nextBacklogAt)) {
+            nextBacklogAt = now.plus(BACKLOG_EVERY);
+            metrics.backlog(store.pendingCount());
+        }
+    }
+
     /** Once an hour, deletes finished deliveries and events older than the outbox's retention. */
     private void pruneIfDue() {
         Instant now = clock.instant();
@@ -230,6 +258,9 @@ public final class DeliveryWorker implements AutoCloseable {
         stopping.countDown();
         try {
             thread.join(settings.requestTimeout().plusSeconds(1));
+            // Ends the client's selector thread too; an attempt still running past the join is cut off.
+            client.shutdownNow();
+            client.awaitTermination(Duration.ofSeconds(1));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -41,11 +41,16 @@ public final class WebhookStore {
 
     private static final String SELECT_SUBSCRIBERS =
             "SELECT webhook_id FROM webhook_subscriptions WHERE event_type = ?";
+    private static final String RESEND =
+            "INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)"
+                    + " SELECT ?, webhook_id, event_id, 'pending', 0, ?, ? FROM webhook_deliveries"
+                    + " WHERE id = ? AND webhook_id = ?";
     private static final String INSERT_DELIVERY =
             "INSERT INTO webhook_deliveries (id, webhook_id, event_id, status, attempts, next_attempt_at, created_at)"
                     + " VALUES (?, ?, ?, 'pending', 0, ?, ?)";
 
     /** Claims due deliveries by stamping them with a token and a lease; SKIP LOCKED keeps nodes apart. */
+    @SuppressWarnings("InlineFormatString") // the SQL reads better whole, with its one dialect hole
     private static final String CLAIM = "UPDATE webhook_deliveries SET claim = ?, attempts = attempts + 1,"
             + " next_attempt_at = ? WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending'"
             + " AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?%s)";
@@ -70,6 +75,8 @@ public final class WebhookStore {
                     + " WHERE d.webhook_id = ? AND d.seq <= ? AND d.seq >= ? ORDER BY a.attempt";
     private static final String PRUNE_DELIVERIES = "DELETE FROM webhook_deliveries WHERE seq IN (SELECT seq FROM"
             + " webhook_deliveries WHERE status <> 'pending' AND created_at < ? ORDER BY seq LIMIT ?)";
+
+    private static final String COUNT_PENDING = "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'";
 
     private final Database database;
     private final String claimSql;
@@ -149,7 +156,8 @@ public final class WebhookStore {
                 }
             }
             return webhooks.values().stream()
-                    .map(w -> new Webhook(w.id(), w.url(), w.description(), events.get(w.id()), w.createdAt()))
+                    .map(w -> new Webhook(
+                            w.id(), w.url(), w.description(), events.getOrDefault(w.id(), Set.of()), w.createdAt()))
                     .toList();
         }
     }
@@ -159,6 +167,23 @@ public final class WebhookStore {
         return database.inTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(DELETE_WEBHOOK)) {
                 ps.setString(1, id);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /**
+     * Queues the event of one of the webhook's deliveries again, as a new delivery with its own
+     * attempts, due at once: an operator's re-send. False when the webhook has no such delivery.
+     */
+    public boolean resend(String webhookId, String deliveryId, Instant at) {
+        return database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(RESEND)) {
+                ps.setString(1, Ids.delivery());
+                ps.setLong(2, at.toEpochMilli());
+                ps.setLong(3, at.toEpochMilli());
+                ps.setString(4, deliveryId);
+                ps.setString(5, webhookId);
                 return ps.executeUpdate() == 1;
             }
         });
@@ -251,7 +276,7 @@ public final class WebhookStore {
             Delivery.Attempt attempt,
             DeliveryStatus status,
             Optional<Instant> nextAttemptAt) {
-        database.inTransaction(connection -> {
+        database.runInTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(FINISH)) {
                 ps.setString(1, status.wire());
                 Rows.setOptionalInstant(ps, 2, nextAttemptAt);
@@ -261,7 +286,7 @@ public final class WebhookStore {
                 ps.setString(4, delivery.deliveryId());
                 ps.setString(5, claim);
                 if (ps.executeUpdate() == 0) {
-                    return null;
+                    return;
                 }
             }
             try (PreparedStatement ps = connection.prepareStatement(INSERT_ATTEMPT)) {
@@ -277,7 +302,6 @@ public final class WebhookStore {
                 ps.setString(6, attempt.error().orElse(null));
                 ps.executeUpdate();
             }
-            return null;
         });
     }
 
@@ -366,6 +390,17 @@ public final class WebhookStore {
                 ps.setLong(1, cutoff.toEpochMilli());
                 ps.setInt(2, limit);
                 return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Deliveries waiting for a first or further attempt, on every node (the partial index counts them). */
+    long pendingCount() {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(COUNT_PENDING);
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
             }
         });
     }

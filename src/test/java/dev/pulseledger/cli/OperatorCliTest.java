@@ -88,13 +88,24 @@ class OperatorCliTest {
         assertThat(created.out()).contains("id:").contains("gold").contains("5000");
 
         Run listed = ok("plans", "list");
-        assertThat(listed.out()).contains("MONTHLY TOKENS").contains("gold").contains("free");
+        assertThat(listed.out())
+                .contains("ALLOWANCE")
+                .contains("PERIOD")
+                .contains("gold")
+                .contains("free");
 
         ok("plans", "update", "gold", "--rate-limit-per-minute", "60");
         JsonNode plan = ok("plans", "get", "gold", "--json").json();
         assertThat(plan.get("name").asText()).isEqualTo("Gold");
         assertThat(plan.get("monthlyTokens").asLong()).isEqualTo(5000);
         assertThat(plan.get("rateLimitPerMinute").asLong()).isEqualTo(60);
+
+        ok("plans", "update", "gold", "--allowance", "70", "--period", "week", "--rollover", "10");
+        JsonNode weekly = ok("plans", "get", "gold", "--json").json();
+        assertThat(weekly.get("allowance").asLong()).isEqualTo(70);
+        assertThat(weekly.get("period").asText()).isEqualTo("week");
+        assertThat(weekly.get("rollover").asLong()).isEqualTo(10);
+        assertThat(weekly.get("rateLimitPerMinute").asLong()).isEqualTo(60);
     }
 
     @Test
@@ -105,13 +116,17 @@ class OperatorCliTest {
         JsonNode credit = ok("accounts", "credit", accountId, "250", "--reason", "top-up", "--json")
                 .json();
         assertThat(credit.get("balance").asLong()).isEqualTo(350);
+        JsonNode expiring = ok("accounts", "credit", accountId, "5", "--expires-at", "2099-01-01T00:00:00Z", "--json")
+                .json();
+        assertThat(expiring.get("expiresAt").asText()).isEqualTo("2099-01-01T00:00:00Z");
+        assertThat(expiring.get("balance").asLong()).isEqualTo(355);
 
         assertThat(ok("accounts", "set-plan", accountId, "silver").out())
                 .contains("planId:")
                 .contains("silver");
         JsonNode account = ok("accounts", "get", accountId, "--json").json();
         assertThat(account.get("planId").asText()).isEqualTo("silver");
-        assertThat(account.get("balance").asLong()).isEqualTo(350);
+        assertThat(account.get("balance").asLong()).isEqualTo(355);
 
         Run ledger = ok("accounts", "ledger", accountId);
         assertThat(ledger.out()).contains("BALANCE AFTER").contains("top-up").contains("opening balance");
@@ -199,6 +214,65 @@ class OperatorCliTest {
 
         assertThat(ok("services", "delete", "cli-api").out()).contains("Deleted cli-api.");
         assertThat(cli("services", "get", "cli-api").exitCode()).isEqualTo(ExitCodes.REFUSED);
+    }
+
+    @Test
+    void incidentsAndMaintenanceAreRunFromTheTerminalAndShowInTheHistory() {
+        ok("services", "put", "cli-db", "--name", "Database");
+        String incident = ok(
+                        "incidents",
+                        "open",
+                        "--title",
+                        "Slow queries",
+                        "--impact",
+                        "minor",
+                        "--message",
+                        "Looking into it.",
+                        "--service",
+                        "cli-db=degraded_performance",
+                        "--json")
+                .json()
+                .get("id")
+                .asText();
+        ok(
+                "incidents",
+                "update",
+                incident,
+                "--status",
+                "resolved",
+                "--message",
+                "Fixed.",
+                "--service",
+                "cli-db=operational");
+        ok("incidents", "edit", incident, "--title", "Slow queries on the primary");
+        assertThat(ok("incidents", "list").out()).contains(incident).contains("resolved");
+        assertThat(ok("incidents", "get", incident).out()).contains("Slow queries on the primary");
+        Run history = ok("services", "history", "cli-db");
+        assertThat(history.out()).contains("degraded_performance").contains(incident);
+
+        String window = ok(
+                        "maintenances",
+                        "schedule",
+                        "--title",
+                        "Upgrade",
+                        "--service",
+                        "cli-db",
+                        "--starts-at",
+                        "2099-01-01T02:00:00Z",
+                        "--ends-at",
+                        "2099-01-01T03:00:00Z",
+                        "--json")
+                .json()
+                .get("id")
+                .asText();
+        ok("maintenances", "edit", window, "--ends-at", "2099-01-01T04:00:00Z");
+        assertThat(ok("maintenances", "list").out()).contains(window).contains("2099-01-01T04:00:00Z");
+        assertThat(ok("maintenances", "delete", window).out()).contains("Deleted " + window + ".");
+        assertThat(ok("incidents", "delete", incident).out()).contains("Deleted " + incident + ".");
+        assertThat(cli("maintenances", "get", window).exitCode()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(cli("incidents", "open", "--title", "t", "--message", "m", "--service", "cli-db=down")
+                        .exitCode())
+                .isEqualTo(ExitCodes.REFUSED);
     }
 
     @Test

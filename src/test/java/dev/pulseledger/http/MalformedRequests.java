@@ -126,7 +126,7 @@ final class MalformedRequests {
 
     private byte[] brokenFraming() {
         String path = pick(callerPaths);
-        return switch (random.nextInt(8)) {
+        return switch (random.nextInt(10)) {
             case 0 ->
                 ascii("POST " + path + " HTTP/1.1\r\nHost: x\r\nX-ApiKey: " + callerKey
                         + "\r\nContent-Length: 5\r\nContent-Length: 7\r\n\r\n1234567");
@@ -145,6 +145,18 @@ final class MalformedRequests {
             case 6 ->
                 ascii("POST /admin/plans HTTP/1.1\r\nHost: x\r\nX-ApiKey: " + adminKey
                         + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\": \"short\"");
+            case 7 -> {
+                // A credit whose chunk lacks its CRLF, with a second credit pipelined behind it: neither may run.
+                String credit = "POST /admin/accounts/" + accountId + "/credits HTTP/1.1\r\nHost: x\r\nX-ApiKey: "
+                        + adminKey + "\r\nContent-Type: application/json\r\n";
+                yield ascii(credit + "Transfer-Encoding: chunked\r\n\r\nd\r\n{\"amount\": 7}"
+                        + pick(List.of("AB", "\n", "\r", "")) + "0\r\n\r\n" + credit
+                        + "Content-Length: 13\r\n\r\n{\"amount\": 9}");
+            }
+            case 8 ->
+                ascii("POST /admin/accounts/" + accountId + "/credits HTTP/1.1\r\nHost: x\r\nX-ApiKey: " + adminKey
+                        + "\r\nContent-Type: application/json\r\nTransfer-Encoding:\r\n chunked\r\nContent-Length: 13"
+                        + "\r\n\r\n{\"amount\": 5}");
             default -> ascii("GET " + path + " HTTP/1.1\nHost: x\n\n");
         };
     }

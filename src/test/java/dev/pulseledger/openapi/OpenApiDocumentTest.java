@@ -85,6 +85,48 @@ class OpenApiDocumentTest {
     }
 
     @Test
+    void serversAreRelativeSoTheDocsPageTriesCallsOnTheNodeThatServedIt() {
+        JsonNode servers = served.json().path("servers");
+        assertThat(servers.size()).isPositive();
+        servers.forEach(server -> assertThat(server.path("url").asText()).startsWith("/"));
+    }
+
+    @Test
+    void everyOperationHasADescriptionADeclaredTagAnd405() {
+        Set<String> declared = new HashSet<>();
+        served.json().path("tags").forEach(tag -> {
+            assertThat(tag.path("description").asText()).as(tag.toString()).isNotBlank();
+            declared.add(tag.path("name").asText());
+        });
+        forEachOperation((path, method, operation) -> {
+            String where = method + " " + path;
+            assertThat(operation.path("description").asText()).as(where).isNotBlank();
+            assertThat(operation.path("tags").size()).as(where).isPositive();
+            operation.path("tags").forEach(tag -> assertThat(declared).as(where).contains(tag.asText()));
+            assertThat(operation.path("responses").has("405")).as(where).isTrue();
+        });
+    }
+
+    @Test
+    void everyRateLimitedOperationDeclares429WithRetryAfterAndRateLimitHeaders() {
+        forEachOperation((path, method, operation) -> {
+            if (!path.startsWith("/api/")) {
+                return;
+            }
+            JsonNode tooMany = resolve(operation.path("responses").path("429"));
+            assertThat(tooMany.isMissingNode()).as(method + " " + path).isFalse();
+            assertThat(tooMany.path("headers").has("Retry-After"))
+                    .as(method + " " + path)
+                    .isTrue();
+            for (String header : new String[] {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"}) {
+                assertThat(tooMany.path("headers").has(header))
+                        .as(method + " " + path + " " + header)
+                        .isTrue();
+            }
+        });
+    }
+
+    @Test
     void everyReferenceResolves() {
         List<String> unresolved = new ArrayList<>();
         collectUnresolvedReferences(served.json(), unresolved);

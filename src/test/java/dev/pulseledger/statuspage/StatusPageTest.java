@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pulseledger.ServeCommand;
 import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.config.Settings;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TestNode;
@@ -32,14 +33,15 @@ class StatusPageTest {
 
     @Test
     void theFlagAndItsEnvironmentFormTurnItOnAndABadValueIsNamed() {
-        assertThat(TestNode.config("jdbc:sqlite:x.db").publicStatusPage()).isFalse();
-        assertThat(TestNode.config("jdbc:sqlite:x.db", "--public-status-page").publicStatusPage())
+        assertThat(TestNode.config("jdbc:sqlite:x.db").get(Settings.PUBLIC_STATUS_PAGE))
+                .isFalse();
+        assertThat(TestNode.config("jdbc:sqlite:x.db", "--public-status-page").get(Settings.PUBLIC_STATUS_PAGE))
                 .isTrue();
         assertThat(TestNode.config("jdbc:sqlite:x.db", "--public-status-page=TRUE")
-                        .publicStatusPage())
+                        .get(Settings.PUBLIC_STATUS_PAGE))
                 .isTrue();
         assertThat(TestNode.config("jdbc:sqlite:x.db", "--public-status-page=false")
-                        .publicStatusPage())
+                        .get(Settings.PUBLIC_STATUS_PAGE))
                 .isFalse();
         assertThatThrownBy(() -> ServeCommand.parseConfig("--public-status-page=yes"))
                 .isInstanceOf(ConfigException.class)

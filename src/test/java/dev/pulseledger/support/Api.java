@@ -61,7 +61,7 @@ public final class Api {
         return reply.json().get("balance").asLong();
     }
 
-    /** Sends any request; a String body is sent as is, anything else as JSON. */
+    /** Sends any request; a String body is sent as UTF-8, a byte[] body as it is, anything else as JSON. */
     public Reply send(String method, String path, Object body, Map<String, String> headers) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(60));
@@ -75,7 +75,7 @@ public final class Api {
             if (!headers.containsKey("Content-Type")) {
                 request.header("Content-Type", "application/json");
             }
-            request.method(method, HttpRequest.BodyPublishers.ofString(text(body)));
+            request.method(method, publisher(body));
         }
         try {
             HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -86,6 +86,12 @@ public final class Api {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    private static HttpRequest.BodyPublisher publisher(Object body) {
+        return body instanceof byte[] bytes
+                ? HttpRequest.BodyPublishers.ofByteArray(bytes)
+                : HttpRequest.BodyPublishers.ofString(text(body));
     }
 
     private static String text(Object body) {

@@ -1,6 +1,7 @@
 package dev.pulseledger.support;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
@@ -8,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -22,7 +25,7 @@ import java.util.regex.Pattern;
  */
 public final class JarNode implements AutoCloseable {
     private static final Path JAR = Path.of("target", "pulseledger.jar");
-    private static final Pattern LISTENING = Pattern.compile("Pulseledger listening on port (\\d+)");
+    private static final Pattern LISTENING = Pattern.compile("Pulseledger \\S+ listening on https?://[^ ]+:(\\d+)/");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
@@ -38,23 +41,36 @@ public final class JarNode implements AutoCloseable {
 
     /** Starts {@code java -jar target/pulseledger.jar serve} on a free port and waits until it listens. */
     public static JarNode start(String databaseUrl) {
+        return launch(List.of("-jar", JAR.toString(), "serve"), databaseUrl);
+    }
+
+    /**
+     * Starts the jar's node with a clock {@code rate} times faster than real time from {@code start}
+     * at real time {@code realStartMillis} ({@link FastClockNode}); the same arguments after a kill go on
+     * with the same time.
+     */
+    public static JarNode startWithFastClock(String databaseUrl, Instant start, long realStartMillis, long rate) {
+        String classpath = JAR + File.pathSeparator + Path.of("target", "test-classes");
+        return launch(
+                List.of(
+                        "-cp",
+                        classpath,
+                        FastClockNode.class.getName(),
+                        start.toString(),
+                        Long.toString(realStartMillis),
+                        Long.toString(rate)),
+                databaseUrl);
+    }
+
+    private static JarNode launch(List<String> launcher, String databaseUrl) {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR + " is missing: integration tests run after `./mvnw package`");
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(List.of(
-                        java,
-                        "-Xmx256m",
-                        "-jar",
-                        JAR.toString(),
-                        "serve",
-                        "--host",
-                        "127.0.0.1",
-                        "--port",
-                        "0",
-                        "--database-url",
-                        databaseUrl))
-                .redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m"));
+        command.addAll(launcher);
+        command.addAll(List.of("--host", "127.0.0.1", "--port", "0", "--database-url", databaseUrl));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         // Through the environment, not a flag, so the key does not show in the process list.
         builder.environment().put("PULSELEDGER_ADMIN_KEY", TestNode.ADMIN_KEY);
         Process process;
@@ -112,6 +128,30 @@ public final class JarNode implements AutoCloseable {
     public void kill() {
         process.destroyForcibly();
         awaitExit();
+    }
+
+    /** SIGSTOP: the process stops where it is, holding its sockets and any database locks. */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** SIGTERM and wait, as an orderly stop; a node that does not stop is then killed. */

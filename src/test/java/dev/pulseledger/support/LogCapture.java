@@ -71,6 +71,30 @@ public final class LogCapture implements AutoCloseable {
         return lines;
     }
 
+    /**
+     * How many lines a node with the default configuration prints (INFO and above, a stack trace counted
+     * line by line) for what was captured.
+     */
+    public long printedLineCount() {
+        long count = 0;
+        synchronized (appender.list) {
+            for (ILoggingEvent event : appender.list) {
+                if (event.getLevel().isGreaterOrEqual(Level.INFO)) {
+                    count += 1
+                            + (event.getThrowableProxy() == null
+                                    ? 0
+                                    : ThrowableProxyUtil.asString(event.getThrowableProxy())
+                                            .lines()
+                                            .count());
+                }
+            }
+        }
+        synchronized (julLines) {
+            count += julLines.stream().mapToLong(line -> line.lines().count()).sum();
+        }
+        return count;
+    }
+
     @Override
     public void close() {
         julRoot.removeHandler(julHandler);

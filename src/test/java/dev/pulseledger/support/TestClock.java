@@ -7,7 +7,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock that stands still until a test moves it, shared by every part of a node. */
+/** A clock that stands still until the test moves it; one instance may be shared by several nodes. */
 public final class TestClock extends Clock {
     private final AtomicReference<Instant> now;
 
@@ -19,8 +19,8 @@ public final class TestClock extends Clock {
         now.set(instant);
     }
 
-    public Instant advance(Duration duration) {
-        return now.updateAndGet(at -> at.plus(duration));
+    public void advance(Duration duration) {
+        now.updateAndGet(at -> at.plus(duration));
     }
 
     @Override

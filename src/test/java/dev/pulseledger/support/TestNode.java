@@ -3,6 +3,7 @@ package dev.pulseledger.support;
 import dev.pulseledger.Application;
 import dev.pulseledger.ServeCommand;
 import dev.pulseledger.config.Config;
+import dev.pulseledger.config.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -32,12 +33,17 @@ public final class TestNode implements AutoCloseable {
         return start(config, Clock.systemUTC());
     }
 
-    /** A node whose rules read the time from {@code clock} (see {@link TestClock}). */
+    /** A node whose rules read the time from {@code clock} (periods, expiries, key expiry). */
+    public static TestNode start(String databaseUrl, Clock clock, String... extraFlags) {
+        return start(config(databaseUrl, extraFlags), clock);
+    }
+
+    /** A node whose time comes from {@code clock}, so a test can move it. */
     public static TestNode start(Config config, Clock clock) {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         Application application =
                 Application.start(config, new PrintStream(console, true, StandardCharsets.UTF_8), clock);
-        return new TestNode(application, config.databaseUrl(), console);
+        return new TestNode(application, config.get(Settings.DATABASE_URL), console);
     }
 
     /**

@@ -62,6 +62,27 @@ class VerifyCommandTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void verifyReportsAGrantWhoseTokensDoNotAddUp(TestStore store) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            node.caller(caller.key()).post("/api/tokens/spend/30");
+
+            execute(
+                    node.databaseUrl(),
+                    "UPDATE spending_grants SET amount = amount + 5 WHERE grant_id IN"
+                            + " (SELECT id FROM grants WHERE account_id = ?)",
+                    caller.accountId());
+            Run broken = verify(node.databaseUrl());
+
+            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+            assertThat(broken.out())
+                    .contains("remaining 970 + expired 0 + held by spendings 35 do not add up")
+                    .contains("of 30 drew 35 from grants");
+        }
+    }
+
     @Test
     void verifyRefusesAMissingDatabaseInsteadOfCreatingAnEmptyOne() {
         Run run = verify("jdbc:sqlite:/nonexistent/pulseledger-verify/none.db");

@@ -1,0 +1,103 @@
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Command-line options, with defaults that make one full run last about ten minutes. */
+record Options(
+        int seconds,
+        int warmupSeconds,
+        List<Integer> connections,
+        List<String> stores,
+        List<String> cases,
+        int accounts,
+        String pgHost,
+        int pgPort,
+        String pgUser,
+        Path jar,
+        List<String> javaOptions,
+        boolean profile,
+        Path out) {
+    static final List<String> ALL_CASES = List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive");
+
+    static Options parse(String[] args) {
+        Map<String, String> given = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                System.out.println(usage());
+                System.exit(0);
+            }
+            if (arg.equals("--profile")) {
+                given.put("profile", "true");
+                continue;
+            }
+            if (!arg.startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("bad argument " + arg + "\n" + usage());
+            }
+            given.put(arg.substring(2), args[++i]);
+        }
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Options options = new Options(
+                Integer.parseInt(given.getOrDefault("seconds", "10")),
+                Integer.parseInt(given.getOrDefault("warmup-seconds", "5")),
+                Arrays.stream(given.getOrDefault("connections", "8,32,64").split(","))
+                        .map(Integer::parseInt)
+                        .toList(),
+                List.of(given.getOrDefault("stores", "sqlite,postgresql").split(",")),
+                List.of(given.getOrDefault("cases", String.join(",", ALL_CASES)).split(",")),
+                Integer.parseInt(given.getOrDefault("accounts", "10000")),
+                given.getOrDefault("pg-host", env("PGHOST", "127.0.0.1")),
+                Integer.parseInt(given.getOrDefault("pg-port", env("PGPORT", "5432"))),
+                given.getOrDefault("pg-user", env("PGUSER", "postgres")),
+                Path.of(given.getOrDefault("jar", "target/pulseledger.jar")),
+                splitOptions(given.getOrDefault("java-options", env("BENCH_JAVA_OPTIONS", ""))),
+                given.containsKey("profile"),
+                Path.of(given.getOrDefault("out", "bench/out/" + stamp)));
+        given.keySet().removeAll(List.of(
+                "seconds", "warmup-seconds", "connections", "stores", "cases", "accounts", "pg-host", "pg-port",
+                "pg-user", "jar", "java-options", "profile", "out"));
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "\n" + usage());
+        }
+        if (!List.of("sqlite", "postgresql").containsAll(options.stores())
+                || !ALL_CASES.containsAll(options.cases())) {
+            throw new IllegalArgumentException("unknown store or case\n" + usage());
+        }
+        return options;
+    }
+
+    static String usage() {
+        return """
+                bench/run.sh [options]
+                  --seconds N          length of each measured case (default 10)
+                  --warmup-seconds N   JIT warm-up per store before measuring (default 5)
+                  --connections LIST   client counts for the spend and pgbench cases (default 8,32,64)
+                  --stores LIST        sqlite,postgresql (default both)
+                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive (default all)
+                  --accounts N         accounts of the spread case (default 10000)
+                  --pg-host H --pg-port P --pg-user U   PostgreSQL server (default PGHOST/PGPORT/PGUSER
+                                       or 127.0.0.1:5432 postgres); a fresh database is made and dropped
+                  --jar PATH           the server jar (default target/pulseledger.jar)
+                  --java-options "..." JVM options of the server (default $BENCH_JAVA_OPTIONS, else none);
+                                       bench/run.sh passes the README's
+                  --profile            record a JFR profile of the server into the output folder
+                  --out DIR            output folder (default bench/out/<timestamp>)""";
+    }
+
+    boolean wants(String name) {
+        return cases.contains(name);
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    private static List<String> splitOptions(String text) {
+        return text.isBlank() ? List.of() : List.of(text.trim().split("\\s+"));
+    }
+}

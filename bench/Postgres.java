@@ -1,0 +1,153 @@
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** A fresh PostgreSQL database for the server, another for pgbench, both dropped at the end. */
+final class Postgres {
+    private final Options options;
+    private final String appDatabase;
+    private final String naiveDatabase;
+
+    Postgres(Options options) throws SQLException {
+        this.options = options;
+        String suffix = Long.toString(System.currentTimeMillis(), 36);
+        this.appDatabase = "pulseledger_bench_" + suffix;
+        this.naiveDatabase = "pulseledger_naive_" + suffix;
+        admin("CREATE DATABASE " + appDatabase);
+        admin("CREATE DATABASE " + naiveDatabase);
+    }
+
+    String appDatabase() {
+        return appDatabase;
+    }
+
+    String appUrl() {
+        return jdbcUrl(appDatabase);
+    }
+
+    private String jdbcUrl(String database) {
+        String url = "jdbc:postgresql://" + options.pgHost() + ":" + options.pgPort() + "/" + database + "?user="
+                + options.pgUser();
+        String password = System.getenv("PGPASSWORD");
+        return password == null ? url : url + "&password=" + password;
+    }
+
+    private void admin(String sql) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl("postgres"));
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    void drop() throws SQLException {
+        admin("DROP DATABASE IF EXISTS " + appDatabase + " WITH (FORCE)");
+        admin("DROP DATABASE IF EXISTS " + naiveDatabase + " WITH (FORCE)");
+    }
+
+    /**
+     * The obvious design, as pgbench runs it: per spend, BEGIN, a conditional UPDATE of the
+     * balance, an INSERT of the spending, COMMIT. Balances are large enough that every spend succeeds.
+     */
+    Result naive(String variant, int connections, Path folder) throws Exception {
+        int accounts = variant.equals("hot") ? 1 : options.accounts();
+        try (Connection connection = DriverManager.getConnection(jdbcUrl(naiveDatabase));
+                Statement statement = connection.createStatement()) {
+            statement.execute("DROP TABLE IF EXISTS naive_spendings, naive_accounts");
+            statement.execute("CREATE TABLE naive_accounts (id integer PRIMARY KEY,"
+                    + " balance bigint NOT NULL CHECK (balance >= 0))");
+            statement.execute("CREATE TABLE naive_spendings (id bigserial PRIMARY KEY,"
+                    + " account_id integer NOT NULL REFERENCES naive_accounts (id),"
+                    + " amount bigint NOT NULL, created_at timestamptz NOT NULL)");
+            statement.execute("CREATE INDEX naive_spendings_account ON naive_spendings (account_id)");
+            statement.execute("INSERT INTO naive_accounts SELECT g, " + Bench.HOT_BALANCE
+                    + " FROM generate_series(1, " + accounts + ") g");
+            statement.execute("VACUUM ANALYZE naive_accounts");
+        }
+        Path script = folder.resolve("naive.sql");
+        Files.writeString(script, """
+                \\set aid random(1, :accounts)
+                BEGIN;
+                UPDATE naive_accounts SET balance = balance - 1 WHERE id = :aid AND balance >= 1;
+                INSERT INTO naive_spendings (account_id, amount, created_at) VALUES (:aid, 1, now());
+                COMMIT;
+                """);
+        Path logs = Files.createDirectories(folder.resolve("pgbench-" + variant + "-" + connections));
+        String output = Processes.run(
+                List.of(
+                        "pgbench",
+                        "-n",
+                        "-h",
+                        options.pgHost(),
+                        "-p",
+                        Integer.toString(options.pgPort()),
+                        "-U",
+                        options.pgUser(),
+                        "-c",
+                        Integer.toString(connections),
+                        "-j",
+                        Integer.toString(Math.min(2, connections)),
+                        "-T",
+                        Integer.toString(options.seconds()),
+                        "-M",
+                        "prepared",
+                        "-D",
+                        "accounts=" + accounts,
+                        "-f",
+                        script.toAbsolutePath().toString(),
+                        "--log",
+                        "--log-prefix=" + logs.resolve("tx").toAbsolutePath(),
+                        naiveDatabase),
+                Duration.ofSeconds(options.seconds() + 60));
+        Files.writeString(folder.resolve("pgbench-" + variant + "-" + connections + ".log"), output);
+        Matcher tps = Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)").matcher(output);
+        if (!tps.find()) {
+            throw new IllegalStateException("pgbench printed no tps:\n" + output);
+        }
+        long[] latencies = latencies(logs);
+        String name = variant.equals("hot") ? "pgbench naive, hot account" : "pgbench naive, " + accounts + " accounts";
+        return new Result(
+                "postgresql",
+                name,
+                connections,
+                Double.parseDouble(tps.group(1)),
+                percentile(latencies, 50) / 1000.0,
+                percentile(latencies, 99) / 1000.0,
+                0,
+                Double.NaN,
+                Double.NaN,
+                latencies.length + " transactions",
+                "");
+    }
+
+    /** Per-transaction latencies (µs, the third field of pgbench's log lines). */
+    private static long[] latencies(Path logs) throws IOException {
+        List<Long> values = new ArrayList<>();
+        try (var files = Files.list(logs)) {
+            for (Path file : files.toList()) {
+                for (String line : Files.readAllLines(file)) {
+                    String[] fields = line.split(" ");
+                    if (fields.length >= 3) {
+                        values.add(Long.parseLong(fields[2]));
+                    }
+                }
+            }
+        }
+        return values.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    private static long percentile(long[] sorted, int percent) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(sorted.length * percent / 100.0) - 1)];
+    }
+}

@@ -1,0 +1,109 @@
+import dev.pulseledger.keys.Secrets;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Ids;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The bench data: one hot account and {@code accounts} spread accounts, each with one caller key,
+ * written straight into a fresh database in one transaction (through the API this would cost a
+ * commit per account). The SQL follows the V1 schema.
+ */
+record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
+    private static final String INSERT_ACCOUNT = "INSERT INTO accounts (id, name, plan_id, balance, status, created_at)"
+            + " VALUES (?, ?, 'free', ?, 'active', ?)";
+    private static final String INSERT_CREDIT = "INSERT INTO ledger_entries (account_id, kind, amount, balance_after,"
+            + " spending_id, reason, created_at) VALUES (?, 'credit', ?, ?, NULL, 'opening balance', ?)";
+    private static final String INSERT_KEY = "INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at)"
+            + " VALUES (?, ?, 'bench', ?, ?, ?)";
+
+    static Database open(String url) {
+        return Database.open(new Database.Settings(
+                url, 2, Duration.ofSeconds(5), Duration.ofSeconds(300), Duration.ofSeconds(10)));
+    }
+
+    static Seed create(String url, int accounts, Path folder) throws IOException {
+        long startNanos = System.nanoTime();
+        List<String> spreadKeys = new ArrayList<>(accounts);
+        String[] hot = new String[2];
+        try (Database database = open(url)) {
+            database.inTransaction(connection -> {
+                try (PreparedStatement account = connection.prepareStatement(INSERT_ACCOUNT);
+                        PreparedStatement credit = connection.prepareStatement(INSERT_CREDIT);
+                        PreparedStatement key = connection.prepareStatement(INSERT_KEY)) {
+                    long now = System.currentTimeMillis();
+                    for (int i = 0; i <= accounts; i++) {
+                        long balance = i == 0 ? Bench.HOT_BALANCE : Bench.SPREAD_BALANCE;
+                        String accountId = Ids.account();
+                        String secret = Secrets.newCallerKey();
+                        account.setString(1, accountId);
+                        account.setString(2, i == 0 ? "bench-hot" : "bench-" + i);
+                        account.setLong(3, balance);
+                        account.setLong(4, now);
+                        account.addBatch();
+                        credit.setString(1, accountId);
+                        credit.setLong(2, balance);
+                        credit.setLong(3, balance);
+                        credit.setLong(4, now);
+                        credit.addBatch();
+                        key.setString(1, Ids.key());
+                        key.setString(2, accountId);
+                        key.setString(3, Secrets.sha256Hex(secret));
+                        key.setString(4, Secrets.displayPrefix(secret));
+                        key.setLong(5, now);
+                        key.addBatch();
+                        if (i == 0) {
+                            hot[0] = accountId;
+                            hot[1] = secret;
+                        } else {
+                            spreadKeys.add(secret);
+                        }
+                    }
+                    account.executeBatch();
+                    credit.executeBatch();
+                    key.executeBatch();
+                }
+                return null;
+            });
+        }
+        Path keysFile = folder.resolve("spread-keys.txt");
+        Files.write(keysFile, spreadKeys);
+        System.out.printf(
+                "  seeded 1 hot account and %d spread accounts in %d ms%n",
+                accounts, (System.nanoTime() - startNanos) / 1_000_000);
+        return new Seed(hot[0], hot[1], keysFile, accounts);
+    }
+
+    /** Tokens spent from the hot account, from the spread accounts, and the spendings recorded. */
+    long[] spent(Connection connection) throws SQLException {
+        long[] spent = new long[3];
+        try (PreparedStatement ps = connection.prepareStatement(
+                "SELECT COALESCE(SUM(CASE WHEN id = ? THEN ? - balance ELSE 0 END), 0),"
+                        + " COALESCE(SUM(CASE WHEN id = ? THEN 0 ELSE ? - balance END), 0) FROM accounts")) {
+            ps.setString(1, hotAccountId);
+            ps.setLong(2, Bench.HOT_BALANCE);
+            ps.setString(3, hotAccountId);
+            ps.setLong(4, Bench.SPREAD_BALANCE);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                spent[0] = rs.getLong(1);
+                spent[1] = rs.getLong(2);
+            }
+        }
+        try (Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM spendings")) {
+            rs.next();
+            spent[2] = rs.getLong(1);
+        }
+        return spent;
+    }
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The flood benchmark of issue 17 (docs/OPERATIONS.md, "Floods of made-up keys"): a legitimate
+# caller's spend rate and p99 on its own, then while another client floods random keys.
+# Usage: bench/flood.sh [seconds per run, default 10] [database URL, default a fresh SQLite file]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v wrk >/dev/null || { echo "bench: wrk is missing (apt-get install -y wrk)" >&2; exit 2; }
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+if [[ ! -f target/pulseledger.jar || -n "$(find src pom.xml -newer target/pulseledger.jar -print -quit)" ]]; then
+  ./mvnw -B -q package -DskipTests
+fi
+
+seconds="${1:-10}"
+work="$(mktemp -d)"
+url="${2:-jdbc:sqlite:$work/pulseledger.db}"
+admin="pl_admin_$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32)"
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+base="http://127.0.0.1:$port"
+
+PULSELEDGER_ADMIN_KEY="$admin" "$JAVA" -XX:+UseSerialGC -Xmx128m -jar target/pulseledger.jar serve \
+  --host 127.0.0.1 --port "$port" --database-url "$url" >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 300); do
+  curl -sf "$base/health/ready" >/dev/null && break
+  sleep 0.2
+done
+
+account="$(curl -sf -X POST "$base/admin/accounts" -H "X-ApiKey: $admin" -H 'Content-Type: application/json' \
+  -d '{"name":"legit","balance":1000000000000}' | sed -E 's/.*"id":"([^"]+)".*/\1/')"
+key="$(curl -sf -X POST "$base/admin/accounts/$account/keys" -H "X-ApiKey: $admin" -H 'Content-Type: application/json' \
+  -d '{"name":"legit"}' | sed -E 's/.*"key":"([^"]+)".*/\1/')"
+# 20,000 made-up keys of the real shape; the flood cycles through them.
+python3 -c "import secrets, string; a = string.ascii_letters + string.digits
+print('\n'.join('pl_' + ''.join(secrets.choice(a) for _ in range(32)) for _ in range(20000)))" >"$work/keys"
+
+field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
+# Authentication reads only through the "lookups" pool (key lookups and the access change feed), so
+# that pool's count is all the database work the flood can cause; the legitimate spends use the other.
+transactions() {
+  curl -sf "$base/metrics" | awk '/^pulseledger_db_transactions_total\{.*pool="lookups"/ {sum += $2} END {printf "%d", sum}'
+}
+legit() { wrk -t1 -c8 -d"${seconds}s" -s bench/wrk.lua "$base" -- POST /api/tokens/spend/1 "$key" | grep '^BENCH'; }
+
+wrk -t1 -c8 -d2s -s bench/wrk.lua "$base" -- POST /api/tokens/spend/1 "$key" >/dev/null # warm-up
+alone="$(legit)"
+
+before="$(transactions)"
+BENCH_TALLY=1 wrk -t1 -c32 -d"$((seconds + 2))s" -s bench/wrk.lua "$base" -- GET /api/tokens/balance "@$work/keys" \
+  >"$work/flood" &
+flood=$!
+sleep 1
+flooded="$(legit)"
+wait "$flood"
+after="$(transactions)"
+flood_line="$(grep '^BENCH' "$work/flood")"
+
+echo "Legitimate caller alone:   $(field rps "$alone") spends/s, p99 $(field p99_us "$alone") µs"
+echo "Legitimate caller flooded: $(field rps "$flooded") spends/s, p99 $(field p99_us "$flooded") µs"
+echo "Flood: $(field requests "$flood_line") requests ($(field rps "$flood_line")/s);" \
+  "statuses: $(grep -oE 'status_[0-9]+=[0-9]+' <<<"$flood_line" | tr '\n' ' ')"
+python3 - "$alone" "$flooded" "$flood_line" "$before" "$after" <<'PY'
+import re, sys
+get = lambda line, name: float(re.search(r"\b%s=([0-9.]+)" % name, line).group(1))
+alone, flooded, flood, before, after = sys.argv[1:]
+flood_requests = get(flood, "requests")
+print("Spend rate kept: %.0f %% (target >= 80 %%); p99 flooded / alone: %.2f (target <= 3)"
+      % (100 * get(flooded, "rps") / get(alone, "rps"), get(flooded, "p99_us") / get(alone, "p99_us")))
+used = int(after) - int(before)
+print("Key lookups and access feed reads during the flood: %d (%.4f per flood request, the feed's own"
+      " 4 reads/s included; target < 0.01)" % (used, used / flood_requests))
+PY

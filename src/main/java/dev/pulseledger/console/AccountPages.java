@@ -1,0 +1,189 @@
+package dev.pulseledger.console;
+
+import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.AccountStatus;
+import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.LedgerEntry;
+import dev.pulseledger.accounts.Plan;
+import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.admin.AccountAdminRoutes;
+import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.Queued;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.CreditResult;
+import dev.pulseledger.ledger.LedgerCore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.PlanChangeResult;
+import dev.pulseledger.ledger.SpendingQueries;
+import dev.pulseledger.store.Page;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** One account's page: balance, plan, ledger, spendings and keys; granting, plan change and suspension. */
+final class AccountPages {
+    static final int LEDGER_PAGE_SIZE = 20;
+    private static final int SPENDINGS_SHOWN = 20;
+    private static final Map<String, String> DONE = Map.of(
+            "created", "Account created.",
+            "credited", "Credits granted.",
+            "plan", "Plan changed.",
+            "suspended", "Account suspended: its keys are refused until it is reactivated.",
+            "active", "Account reactivated.",
+            "revoked", "Key revoked: the API refuses it within seconds on every node.");
+
+    private final AccountStore accounts;
+    private final PlanStore plans;
+    private final KeyStore keys;
+    private final LedgerWriter ledger;
+    private final SpendingQueries spendings;
+    private final Authenticator authenticator;
+    private final ConsoleView view;
+
+    AccountPages(
+            AccountStore accounts,
+            PlanStore plans,
+            KeyStore keys,
+            LedgerWriter ledger,
+            SpendingQueries spendings,
+            Authenticator authenticator,
+            ConsoleView view) {
+        this.accounts = accounts;
+        this.plans = plans;
+        this.keys = keys;
+        this.ledger = ledger;
+        this.spendings = spendings;
+        this.authenticator = authenticator;
+        this.view = view;
+    }
+
+    void register(RouteTable routes, ConsoleGuard guard) {
+        routes.get("/console/accounts/{accountId}", guard.page(this::detail))
+                .post("/console/accounts/{accountId}/credits", guard.change(this::grant))
+                .post("/console/accounts/{accountId}/plan", guard.change(this::changePlan))
+                .post("/console/accounts/{accountId}/status", guard.change(this::changeStatus));
+    }
+
+    private void detail(ServerRequest req, ServerResponse res, Session session) {
+        long ledgerBefore = Requests.query(req, "ledgerBefore")
+                .flatMap(AccountPages::sequence)
+                .orElse(Long.MAX_VALUE);
+        String done = Requests.query(req, "done").map(DONE::get).orElse("");
+        show(res, session, Requests.pathParam(req, "accountId"), 200, Form.empty(), "", ledgerBefore, done);
+    }
+
+    private void grant(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String accountId = Requests.pathParam(req, "accountId");
+        Optional<Long> amount = form.wholeNumber("amount", 1, AccountAdminRoutes.MAX_CREDIT, true);
+        Optional<String> reason = form.text("reason", 500, false);
+        if (form.valid()) {
+            long tokens = amount.orElseThrow();
+            switch (Queued.call(() -> ledger.credit(accountId, tokens, reason.orElse(""), Optional.empty()))) {
+                case CreditResult.Credited credited -> {
+                    ConsoleGuard.redirect(res, path(accountId) + "?done=credited");
+                    return;
+                }
+                case CreditResult.AccountNotFound notFound -> {
+                    view.notFound(res, session);
+                    return;
+                }
+                case CreditResult.BalanceLimitReached limit ->
+                    form.error("amount", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
+                case CreditResult.ExpiryNotInFuture past -> throw new IllegalStateException("No expiry was given");
+            }
+        }
+        showFailed(res, session, accountId, form, "credits");
+    }
+
+    private void changePlan(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String accountId = Requests.pathParam(req, "accountId");
+        switch (Queued.call(() -> ledger.changePlan(accountId, form.value("planId")))) {
+            case PlanChangeResult.Changed changed -> {
+                authenticator.catchUp(); // the plan sets the keys' rate limit
+                ConsoleGuard.redirect(res, path(accountId) + "?done=plan");
+            }
+            case PlanChangeResult.AccountNotFound notFound -> view.notFound(res, session);
+            case PlanChangeResult.UnknownPlan unknown -> {
+                form.error("planId", "Choose one of the plans listed.");
+                showFailed(res, session, accountId, form, "plan");
+            }
+        }
+    }
+
+    private void changeStatus(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String accountId = Requests.pathParam(req, "accountId");
+        Optional<AccountStatus> status = switch (form.value("status")) {
+            case "active" -> Optional.of(AccountStatus.ACTIVE);
+            case "suspended" -> Optional.of(AccountStatus.SUSPENDED);
+            default -> Optional.empty();
+        };
+        if (status.isEmpty()) {
+            form.error("status", "Choose active or suspended.");
+            showFailed(res, session, accountId, form, "status");
+            return;
+        }
+        if (!accounts.changeStatus(accountId, status.get())) {
+            view.notFound(res, session);
+            return;
+        }
+        authenticator.catchUp();
+        ConsoleGuard.redirect(res, path(accountId) + "?done=" + status.get().wire());
+    }
+
+    /** The page again with the failed form's values and its errors beside their fields: 422. */
+    void showFailed(ServerResponse res, Session session, String accountId, Form form, String formName) {
+        show(res, session, accountId, 422, form, formName, Long.MAX_VALUE, "");
+    }
+
+    private void show(
+            ServerResponse res,
+            Session session,
+            String accountId,
+            int status,
+            Form form,
+            String formName,
+            long ledgerBefore,
+            String done) {
+        Optional<Account> found = accounts.find(accountId);
+        if (found.isEmpty()) {
+            view.notFound(res, session);
+            return;
+        }
+        Account account = found.get();
+        Page<LedgerEntry> ledger = accounts.ledger(accountId, ledgerBefore, LEDGER_PAGE_SIZE);
+        Map<String, Object> model = new HashMap<>();
+        model.put("account", account);
+        model.put("plan", plans.find(account.planId()).map(Plan::name).orElse(account.planId()));
+        model.put("plans", plans.list());
+        model.put("ledger", ledger.items());
+        model.put("ledgerNext", ledger.nextPosition().orElse(""));
+        model.put("ledgerFirst", ledgerBefore == Long.MAX_VALUE);
+        model.put(
+                "spendings",
+                spendings.list(accountId, Long.MAX_VALUE, SPENDINGS_SHOWN).items());
+        model.put("keys", keys.listForAccount(accountId));
+        model.put("failed", formName);
+        model.put("errors", form.errors());
+        model.put("values", form.values());
+        model.put("done", done);
+        view.render(res, status, "account", Optional.of(session.csrfToken()), model);
+    }
+
+    static String path(String accountId) {
+        return "/console/accounts/" + accountId;
+    }
+
+    /** A positive sequence number from a page link; anything else starts from the newest. */
+    static Optional<Long> sequence(String text) {
+        try {
+            return Optional.of(Long.parseLong(text)).filter(n -> n > 0);
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+}

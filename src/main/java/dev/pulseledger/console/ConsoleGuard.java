@@ -1,0 +1,129 @@
+package dev.pulseledger.console;
+
+import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.keys.Secrets;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one rule in front of every console page: a page needs a live session, a change also needs
+ * that session's CSRF token in its form. Handlers are wrapped when they are registered, so none can
+ * forget either check.
+ */
+final class ConsoleGuard {
+    static final String COOKIE = "pl_console";
+    static final String CSRF_FIELD = "csrf";
+    static final String SIGN_IN = "/console/sign-in";
+
+    /** A page for a signed-in operator. */
+    @FunctionalInterface
+    interface Page {
+        void handle(ServerRequest req, ServerResponse res, Session session);
+    }
+
+    /** A change by a signed-in operator, with its posted form (CSRF token already checked). */
+    @FunctionalInterface
+    interface Change {
+        void handle(ServerRequest req, ServerResponse res, Session session, Form form);
+    }
+
+    private final ConsoleSessions sessions;
+    private final ConsoleView view;
+
+    ConsoleGuard(ConsoleSessions sessions, ConsoleView view) {
+        this.sessions = sessions;
+        this.view = view;
+    }
+
+    /** A GET page: without a live session the browser is sent to sign in. */
+    Handler page(Page page) {
+        return (req, res) -> {
+            Optional<Session> session = session(req);
+            if (session.isEmpty()) {
+                redirect(res, SIGN_IN);
+                return;
+            }
+            page.handle(req, res, session.get());
+        };
+    }
+
+    /** A POST change: 401 without a live session, 403 without its CSRF token; nothing changes then. */
+    Handler change(Change change) {
+        return (req, res) -> {
+            Optional<Session> session = session(req);
+            if (session.isEmpty()) {
+                view.render(
+                        res,
+                        401,
+                        "message",
+                        Optional.empty(),
+                        Map.of(
+                                "title", "Signed out",
+                                "message", "Your session has ended, so nothing was changed. Sign in again."));
+                return;
+            }
+            Form form = Form.read(req);
+            if (!Secrets.sameHash(session.get().csrfToken(), form.value(CSRF_FIELD))) {
+                view.render(
+                        res,
+                        403,
+                        "message",
+                        Optional.of(session.get().csrfToken()),
+                        Map.of(
+                                "title",
+                                "Refused",
+                                "message",
+                                "This form did not come from the console page, so nothing was changed."
+                                        + " Reload the page and try again."));
+                return;
+            }
+            change.handle(req, res, session.get(), form);
+        };
+    }
+
+    /** The live session named by the request's cookie, if any. */
+    Optional<Session> session(ServerRequest req) {
+        return sessionId(req).flatMap(sessions::find);
+    }
+
+    /** The session id in the request's console cookie, if it sent one of a sane size. */
+    static Optional<String> sessionId(ServerRequest req) {
+        for (String header : req.headers().values(HeaderNames.COOKIE)) {
+            for (String cookie : header.split(";")) {
+                String trimmed = cookie.strip();
+                if (trimmed.startsWith(COOKIE + "=")) {
+                    String value = trimmed.substring(COOKIE.length() + 1);
+                    return value.isEmpty() || value.length() > 100 ? Optional.empty() : Optional.of(value);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Sets the session cookie: script cannot read it, other sites cannot send it, HTTPS keeps it there. */
+    static void setCookie(ServerRequest req, ServerResponse res, String sessionId) {
+        res.header(HeaderNames.SET_COOKIE, cookie(req, sessionId, ""));
+    }
+
+    static void clearCookie(ServerRequest req, ServerResponse res) {
+        res.header(HeaderNames.SET_COOKIE, cookie(req, "", "; Max-Age=0"));
+    }
+
+    private static String cookie(ServerRequest req, String value, String extra) {
+        return COOKIE + "=" + value + "; Path=/console; HttpOnly; SameSite=Strict" + (req.isSecure() ? "; Secure" : "")
+                + extra;
+    }
+
+    /** 303 See Other: after a change the browser GETs the page, so a reload does not post again. */
+    static void redirect(ServerResponse res, String location) {
+        ConsoleView.headers(res);
+        res.status(Status.SEE_OTHER_303);
+        res.header(HeaderNames.LOCATION, location);
+        res.send();
+    }
+}

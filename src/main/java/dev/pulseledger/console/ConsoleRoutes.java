@@ -1,0 +1,83 @@
+package dev.pulseledger.console;
+
+import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.KeyIssuer;
+import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.SpendingQueries;
+import dev.pulseledger.pulse.PulseFeed;
+import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.status.IncidentStore;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.webhooks.WebhookStore;
+import java.time.Clock;
+
+/**
+ * The operator console at {@code /console}: server-rendered pages over the same stores the operator
+ * API uses. Every page but sign-in and the assets is registered through {@link ConsoleGuard}.
+ */
+public final class ConsoleRoutes {
+    /** The stores and services the console works on, as the operator API has them. */
+    public record Stores(
+            Database database,
+            AccountStore accounts,
+            PlanStore plans,
+            KeyStore keys,
+            LedgerWriter ledger,
+            ServiceStore services,
+            PulseFeed feed,
+            IncidentStore incidents,
+            WebhookStore webhooks) {}
+
+    private final Stores stores;
+    private final Authenticator authenticator;
+    private final Clock clock;
+
+    public ConsoleRoutes(Stores stores, Authenticator authenticator, Clock clock) {
+        this.stores = stores;
+        this.authenticator = authenticator;
+        this.clock = clock;
+    }
+
+    public void register(RouteTable routes) {
+        ConsoleView view = new ConsoleView();
+        ConsoleSessions sessions = new ConsoleSessions(stores.database(), clock);
+        ConsoleGuard guard = new ConsoleGuard(sessions, view);
+        new ConsoleAssets().register(routes);
+        new SignInPages(authenticator, sessions, view).register(routes, guard);
+        new DashboardPage(new DashboardQueries(stores.database()), stores.services(), view, clock)
+                .register(routes, guard);
+        new AccountListPages(
+                        stores.accounts(),
+                        new AccountSearch(stores.database()),
+                        stores.plans(),
+                        stores.ledger(),
+                        view,
+                        clock)
+                .register(routes, guard);
+        AccountPages accountPages = new AccountPages(
+                stores.accounts(),
+                stores.plans(),
+                stores.keys(),
+                stores.ledger(),
+                new SpendingQueries(stores.database()),
+                authenticator,
+                view);
+        accountPages.register(routes, guard);
+        new KeyPages(
+                        new KeyIssuer(stores.keys(), stores.accounts()),
+                        stores.keys(),
+                        authenticator,
+                        accountPages,
+                        view,
+                        clock)
+                .register(routes, guard);
+        new ServicePages(stores.services(), stores.feed(), view, clock).register(routes, guard);
+        new PlanPages(stores.plans(), view, clock).register(routes, guard);
+        new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
+        new IncidentPages(stores.incidents(), stores.services(), stores.feed(), view, clock).register(routes, guard);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.pulseledger.console;
+
+import dev.pulseledger.keys.Secrets;
+import dev.pulseledger.store.Database;
+import java.security.SecureRandom;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * Operators' console sessions, kept in the database so that every node knows them and a restart
+ * keeps them. Only the SHA-256 of a session id is stored; a session ends after {@link #IDLE_TIMEOUT}
+ * without a request, after {@link #MAX_AGE} in any case, or at sign-out.
+ */
+public final class ConsoleSessions {
+    public static final Duration IDLE_TIMEOUT = Duration.ofMinutes(30);
+    public static final Duration MAX_AGE = Duration.ofHours(12);
+    /** last_seen_at is written at most this often, so browsing is not a write per page. */
+    static final Duration TOUCH_INTERVAL = Duration.ofMinutes(1);
+
+    private static final int ID_BYTES = 32;
+    private static final int MAX_EXPIRED_DELETED = 1000;
+    private static final String INSERT =
+            "INSERT INTO console_sessions (id_hash, created_at, last_seen_at) VALUES (?, ?, ?)";
+    private static final String SELECT = "SELECT created_at, last_seen_at FROM console_sessions WHERE id_hash = ?";
+    private static final String TOUCH = "UPDATE console_sessions SET last_seen_at = ? WHERE id_hash = ?";
+    private static final String DELETE = "DELETE FROM console_sessions WHERE id_hash = ?";
+    private static final String DELETE_EXPIRED = "DELETE FROM console_sessions WHERE id_hash IN (SELECT id_hash"
+            + " FROM console_sessions WHERE last_seen_at < ? OR created_at < ? LIMIT ?)";
+
+    private final Database database;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+
+    public ConsoleSessions(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    /** When a stored session began and when it was last used. */
+    private record Stored(Instant createdAt, Instant lastSeenAt) {}
+
+    /** A signed-in session: its CSRF token is derived from the id, so it is neither stored nor guessable. */
+    public record Session(String idHash, String csrfToken) {}
+
+    /** Starts a session and returns its id, the cookie's value; expired sessions are swept on the way. */
+    public String open() {
+        byte[] bytes = new byte[ID_BYTES];
+        random.nextBytes(bytes);
+        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        Instant now = clock.instant();
+        database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(DELETE_EXPIRED)) {
+                ps.setLong(1, now.minus(IDLE_TIMEOUT).toEpochMilli());
+                ps.setLong(2, now.minus(MAX_AGE).toEpochMilli());
+                ps.setInt(3, MAX_EXPIRED_DELETED);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+                ps.setString(1, Secrets.sha256Hex(id));
+                ps.setLong(2, now.toEpochMilli());
+                ps.setLong(3, now.toEpochMilli());
+                return ps.executeUpdate();
+            }
+        });
+        return id;
+    }
+
+    /** The live session with this id, noting that it was used now; empty when unknown or expired. */
+    public Optional<Session> find(String id) {
+        String hash = Secrets.sha256Hex(id);
+        Instant now = clock.instant();
+        Optional<Stored> stored = database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT)) {
+                ps.setString(1, hash);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next()
+                            ? Optional.of(new Stored(
+                                    Instant.ofEpochMilli(rs.getLong(1)), Instant.ofEpochMilli(rs.getLong(2))))
+                            : Optional.empty();
+                }
+            }
+        });
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        Stored times = stored.get();
+        if (!now.isBefore(times.lastSeenAt().plus(IDLE_TIMEOUT))
+                || !now.isBefore(times.createdAt().plus(MAX_AGE))) {
+            delete(hash);
+            return Optional.empty();
+        }
+        if (!now.isBefore(times.lastSeenAt().plus(TOUCH_INTERVAL))) {
+            touch(hash, now);
+        }
+        return Optional.of(new Session(hash, csrfToken(id)));
+    }
+
+    /** Ends the session (sign-out); ending one that is gone already is harmless. */
+    public void close(String id) {
+        delete(Secrets.sha256Hex(id));
+    }
+
+    private void delete(String hash) {
+        database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
+                ps.setString(1, hash);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    private void touch(String hash, Instant at) {
+        database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(TOUCH)) {
+                ps.setLong(1, at.toEpochMilli());
+                ps.setString(2, hash);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** A second, independent hash of the id: knowing the stored hash does not give the token. */
+    private static String csrfToken(String id) {
+        return Secrets.sha256Hex("console-csrf:" + id);
+    }
+}

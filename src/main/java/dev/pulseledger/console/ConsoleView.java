@@ -1,0 +1,149 @@
+package dev.pulseledger.console;
+
+import dev.pulseledger.http.PageHeaders;
+import dev.pulseledger.http.Responses;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerResponse;
+import io.pebbletemplates.pebble.PebbleEngine;
+import io.pebbletemplates.pebble.extension.AbstractExtension;
+import io.pebbletemplates.pebble.extension.Filter;
+import io.pebbletemplates.pebble.loader.ClasspathLoader;
+import io.pebbletemplates.pebble.template.EvaluationContext;
+import io.pebbletemplates.pebble.template.PebbleTemplate;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.text.NumberFormat;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Renders the console's Pebble templates ({@code /console/templates/*.peb}) as HTML pages with the
+ * console's headers. Pebble escapes every value for HTML unless a template says otherwise, and no
+ * console template does.
+ */
+final class ConsoleView {
+    /** Scripts, styles and images only from this node; no inline script, no inline style, no framing. */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self';"
+            + " img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+    private static final DateTimeFormatter HUMAN_TIME = DateTimeFormatter.ofPattern(
+                    "yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ENGLISH)
+            .withZone(ZoneOffset.UTC);
+
+    /** The navigation entry each page belongs to, marked as the current page. */
+    private static final Map<String, String> SECTIONS = Map.of(
+            "dashboard", "dashboard",
+            "accounts", "accounts",
+            "account", "accounts",
+            "key-issued", "accounts",
+            "services", "services",
+            "plans", "plans",
+            "incidents", "incidents",
+            "webhooks", "webhooks",
+            "webhook", "webhooks");
+
+    private final PebbleEngine engine;
+
+    ConsoleView() {
+        ClasspathLoader loader = new ClasspathLoader(ConsoleView.class.getClassLoader());
+        loader.setPrefix("console/templates");
+        loader.setSuffix(".peb");
+        this.engine = new PebbleEngine.Builder()
+                .loader(loader)
+                .strictVariables(false)
+                .autoEscaping(true)
+                .extension(new ConsoleFilters())
+                .build();
+    }
+
+    /** Sends {@code template} rendered with {@code model}; the layout also gets the session's CSRF token. */
+    void render(
+            ServerResponse res, int status, String template, Optional<String> csrfToken, Map<String, Object> model) {
+        Map<String, Object> context = new HashMap<>(model);
+        context.put("csrf", csrfToken.orElse(""));
+        context.put("signedIn", csrfToken.isPresent());
+        context.putIfAbsent("done", "");
+        context.put("section", SECTIONS.getOrDefault(template, ""));
+        StringWriter html = new StringWriter();
+        try {
+            PebbleTemplate compiled = engine.getTemplate(template);
+            compiled.evaluate(html, context);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        headers(res);
+        Responses.send(res, status, "text/html; charset=utf-8", html.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The console's own 404 page, for an id that names nothing. */
+    void notFound(ServerResponse res, ConsoleSessions.Session session) {
+        render(
+                res,
+                404,
+                "message",
+                Optional.of(session.csrfToken()),
+                Map.of("title", "Not found", "message", "Nothing has this id. It may have been deleted."));
+    }
+
+    /** The headers of every console response: strict CSP, and nothing kept by caches or the back button. */
+    static void headers(ServerResponse res) {
+        PageHeaders.apply(res, CONTENT_SECURITY_POLICY);
+        res.header(HeaderNames.CACHE_CONTROL, "no-store");
+    }
+
+    /** Filters for the values templates show: {@code time} and {@code tokens}. */
+    private static final class ConsoleFilters extends AbstractExtension {
+        @Override
+        public Map<String, Filter> getFilters() {
+            return Map.of("time", new TimeFilter(), "tokens", new TokensFilter());
+        }
+    }
+
+    /** An Instant, or an Optional of one, as "2026-11-23 09:40:00 UTC"; an empty one as a dash. */
+    private static final class TimeFilter implements Filter {
+        @Override
+        public Object apply(
+                Object input,
+                Map<String, Object> args,
+                PebbleTemplate self,
+                EvaluationContext context,
+                int lineNumber) {
+            Object value = input instanceof Optional<?> optional ? optional.orElse(null) : input;
+            return value instanceof Instant instant ? HUMAN_TIME.format(instant) : "—";
+        }
+
+        @Override
+        public List<String> getArgumentNames() {
+            return List.of();
+        }
+    }
+
+    /** A whole number of tokens with thousands separators, signed when asked: {@code tokens(true)}. */
+    private static final class TokensFilter implements Filter {
+        @Override
+        public Object apply(
+                Object input,
+                Map<String, Object> args,
+                PebbleTemplate self,
+                EvaluationContext context,
+                int lineNumber) {
+            long number = ((Number) input).longValue();
+            String text = NumberFormat.getIntegerInstance(Locale.ENGLISH).format(number);
+            boolean signed = Boolean.TRUE.equals(args.get("signed"));
+            return signed && number > 0 ? "+" + text : text;
+        }
+
+        @Override
+        public List<String> getArgumentNames() {
+            return List.of("signed");
+        }
+    }
+}

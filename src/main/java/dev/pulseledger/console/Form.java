@@ -1,0 +1,116 @@
+package dev.pulseledger.console;
+
+import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Requests;
+import io.helidon.webserver.http.ServerRequest;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A posted HTML form: the first value of each field, read within limits, and the errors found in
+ * them, each kept under its field's name so that the page shows it next to that field.
+ */
+final class Form {
+    private static final int MAX_FIELDS = 50;
+
+    private final Map<String, String> fields;
+    private final Map<String, String> errors = new LinkedHashMap<>();
+
+    private Form(Map<String, String> fields) {
+        this.fields = fields;
+    }
+
+    /** A form with no fields, for a page shown before anything was posted. */
+    static Form empty() {
+        return new Form(Map.of());
+    }
+
+    static Form read(ServerRequest req) {
+        String body = new String(Requests.formBody(req), StandardCharsets.UTF_8);
+        Map<String, String> fields = new LinkedHashMap<>();
+        if (!body.isEmpty()) {
+            String[] pairs = body.split("&", MAX_FIELDS + 1);
+            if (pairs.length > MAX_FIELDS) {
+                throw ProblemException.badRequest("invalid_body", "A form has at most " + MAX_FIELDS + " fields.");
+            }
+            for (String pair : pairs) {
+                int equals = pair.indexOf('=');
+                String name = decode(equals < 0 ? pair : pair.substring(0, equals));
+                String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
+                fields.putIfAbsent(name, value);
+            }
+        }
+        return new Form(fields);
+    }
+
+    private static String decode(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.badRequest("invalid_body", "The form is not valid URL-encoded text.");
+        }
+    }
+
+    /** The field's raw value, "" when absent. */
+    String value(String name) {
+        return fields.getOrDefault(name, "");
+    }
+
+    /** The field's trimmed text; an error when it is required and blank, or longer than {@code maxLength}. */
+    Optional<String> text(String name, int maxLength, boolean required) {
+        String text = value(name).strip();
+        if (text.isEmpty()) {
+            if (required) {
+                error(name, "Enter a value.");
+            }
+            return Optional.empty();
+        }
+        if (text.length() > maxLength || text.chars().anyMatch(Character::isISOControl)) {
+            error(name, "Use at most " + maxLength + " characters, without control characters.");
+            return Optional.empty();
+        }
+        return Optional.of(text);
+    }
+
+    /** The field as a whole number from {@code min} to {@code max}; blank is empty unless required. */
+    Optional<Long> wholeNumber(String name, long min, long max, boolean required) {
+        String text = value(name).strip().replace(",", "").replace("_", "");
+        if (text.isEmpty()) {
+            if (required) {
+                error(name, "Enter a whole number.");
+            }
+            return Optional.empty();
+        }
+        try {
+            long number = Long.parseLong(text);
+            if (number >= min && number <= max) {
+                return Optional.of(number);
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        error(name, "Enter a whole number from " + min + " to " + max + ".");
+        return Optional.empty();
+    }
+
+    /** Records an error against a field; the first error of a field is the one shown. */
+    void error(String name, String message) {
+        errors.putIfAbsent(name, message);
+    }
+
+    boolean valid() {
+        return errors.isEmpty();
+    }
+
+    Map<String, String> errors() {
+        return Collections.unmodifiableMap(errors);
+    }
+
+    Map<String, String> values() {
+        return Collections.unmodifiableMap(fields);
+    }
+}

@@ -1,0 +1,119 @@
+package dev.pulseledger.console;
+
+import dev.pulseledger.accounts.Plan;
+import dev.pulseledger.accounts.PlanPeriod;
+import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.admin.PlanAdminRoutes;
+import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.RouteTable;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** Plans: every plan with a form to change it, and a form to create one. */
+final class PlanPages {
+    private static final String NEW_PLAN = "";
+    private static final Map<String, String> DONE = Map.of("created", "Plan created.", "updated", "Plan updated.");
+
+    private final PlanStore plans;
+    private final ConsoleView view;
+    private final Clock clock;
+
+    PlanPages(PlanStore plans, ConsoleView view, Clock clock) {
+        this.plans = plans;
+        this.view = view;
+        this.clock = clock;
+    }
+
+    void register(RouteTable routes, ConsoleGuard guard) {
+        routes.get("/console/plans", guard.page(this::list))
+                .post("/console/plans", guard.change(this::create))
+                .post("/console/plans/{planId}", guard.change(this::update));
+    }
+
+    private void list(ServerRequest req, ServerResponse res, Session session) {
+        show(
+                res,
+                session,
+                200,
+                Form.empty(),
+                NEW_PLAN,
+                Requests.query(req, "done").map(DONE::get).orElse(""));
+    }
+
+    private void create(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String id = form.value("id").strip();
+        if (!JsonBody.SLUG.matcher(id).matches()) {
+            form.error("id", "Use 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit.");
+        }
+        Instant now = clock.instant();
+        Optional<Plan> plan = plan(id, form, now, now);
+        if (plan.isPresent()) {
+            if (plans.create(plan.get())) {
+                ConsoleGuard.redirect(res, "/console/plans?done=created");
+                return;
+            }
+            form.error("id", "A plan with this id exists already.");
+        }
+        show(res, session, 422, form, NEW_PLAN, "");
+    }
+
+    private void update(ServerRequest req, ServerResponse res, Session session, Form form) {
+        Optional<Plan> current = plans.find(Requests.pathParam(req, "planId"));
+        if (current.isEmpty()) {
+            view.notFound(res, session);
+            return;
+        }
+        Optional<Plan> updated = plan(current.get().id(), form, current.get().createdAt(), clock.instant());
+        if (updated.isPresent() && plans.update(updated.get())) {
+            ConsoleGuard.redirect(res, "/console/plans?done=updated");
+            return;
+        }
+        show(res, session, 422, form, current.get().id(), "");
+    }
+
+    /** The plan the form describes, with the operator API's limits; empty when a field is wrong. */
+    private static Optional<Plan> plan(String id, Form form, Instant createdAt, Instant updatedAt) {
+        Optional<String> name = form.text("name", 200, true);
+        Optional<String> description = form.text("description", 2000, false);
+        Optional<Long> allowance = form.wholeNumber("allowance", 0, Plan.MAX_ALLOWANCE, false);
+        String periodText = form.value("period").strip();
+        Optional<PlanPeriod> period =
+                periodText.isEmpty() ? Optional.of(PlanPeriod.MONTH) : PlanPeriod.fromWire(periodText);
+        if (period.isEmpty()) {
+            form.error("period", "Choose day, week, month or year.");
+        }
+        Optional<Long> rollover = form.wholeNumber("rollover", 0, Plan.MAX_ALLOWANCE, false);
+        Optional<Long> rateLimit =
+                form.wholeNumber("rateLimitPerMinute", 1, PlanAdminRoutes.MAX_RATE_LIMIT_PER_MINUTE, false);
+        if (!form.valid()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Plan(
+                id,
+                name.orElseThrow(),
+                description.orElse(""),
+                allowance.orElse(0L),
+                period.orElseThrow(),
+                rollover.orElse(0L),
+                rateLimit,
+                createdAt,
+                updatedAt));
+    }
+
+    private void show(ServerResponse res, Session session, int status, Form form, String failedPlan, String done) {
+        Map<String, Object> model = new HashMap<>();
+        model.put("plans", plans.list());
+        model.put("failed", status == 200 ? "-" : failedPlan);
+        model.put("errors", form.errors());
+        model.put("values", form.values());
+        model.put("done", done);
+        view.render(res, status, "plans", Optional.of(session.csrfToken()), model);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.pulseledger.console;
+
+import dev.pulseledger.store.Database;
+import java.sql.PreparedStatement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts spends and refused spends (402) per account per hour for the dashboard. The spend path only
+ * bumps a counter in memory; every {@link #FLUSH_INTERVAL} the counts are added to
+ * {@code spend_activity}, where every node's counts meet. The ledger stays the exact record: a node
+ * that dies loses at most its last interval of dashboard counts, never a token.
+ */
+public final class SpendActivity implements AutoCloseable {
+    static final Duration FLUSH_INTERVAL = Duration.ofSeconds(1);
+    /** Accounts counted between two flushes; past it a node drops counts rather than grow. */
+    static final int MAX_PENDING = 100_000;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SpendActivity.class);
+    private static final long HOUR_MILLIS = Duration.ofHours(1).toMillis();
+    private static final String UPSERT =
+            "INSERT INTO spend_activity (hour_start, account_id, spends, tokens, refusals) VALUES (?, ?, ?, ?, ?)"
+                    + " ON CONFLICT (hour_start, account_id) DO UPDATE SET"
+                    + " spends = spend_activity.spends + excluded.spends,"
+                    + " tokens = spend_activity.tokens + excluded.tokens,"
+                    + " refusals = spend_activity.refusals + excluded.refusals";
+
+    /** One account's hour. */
+    private record Bucket(long hourStart, String accountId) {}
+
+    /** What one account did in one hour since the last flush; changed only inside the map's compute. */
+    private static final class Counts {
+        long spends;
+        long tokens;
+        long refusals;
+    }
+
+    private final Database database;
+    private final Clock clock;
+    private final Map<Bucket, Counts> pending = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService flusher;
+
+    private SpendActivity(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+        this.flusher = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("spend-activity").daemon().factory());
+    }
+
+    public static SpendActivity start(Database database, Clock clock) {
+        SpendActivity activity = new SpendActivity(database, clock);
+        long millis = FLUSH_INTERVAL.toMillis();
+        activity.flusher.scheduleWithFixedDelay(activity::flushQuietly, millis, millis, TimeUnit.MILLISECONDS);
+        return activity;
+    }
+
+    void spent(String accountId, long amount) {
+        count(accountId, amount, 0);
+    }
+
+    void refused(String accountId) {
+        count(accountId, 0, 1);
+    }
+
+    private void count(String accountId, long tokens, long refusals) {
+        Bucket bucket = new Bucket(Math.floorDiv(clock.millis(), HOUR_MILLIS) * HOUR_MILLIS, accountId);
+        if (pending.size() >= MAX_PENDING && !pending.containsKey(bucket)) {
+            return;
+        }
+        pending.compute(bucket, (key, counts) -> {
+            Counts updated = counts == null ? new Counts() : counts;
+            updated.spends += tokens > 0 ? 1 : 0;
+            updated.tokens += tokens;
+            updated.refusals += refusals;
+            return updated;
+        });
+    }
+
+    /** Adds what was counted since the last flush to the table, in one transaction. */
+    void flush() {
+        List<Bucket> buckets = new ArrayList<>(pending.keySet());
+        if (buckets.isEmpty()) {
+            return;
+        }
+        database.inTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(UPSERT)) {
+                for (Bucket bucket : buckets) {
+                    // remove() and the spend path's compute() exclude each other, so no count is lost between them.
+                    Counts counts = pending.remove(bucket);
+                    if (counts != null) {
+                        ps.setLong(1, bucket.hourStart());
+                        ps.setString(2, bucket.accountId());
+                        ps.setLong(3, counts.spends);
+                        ps.setLong(4, counts.tokens);
+                        ps.setLong(5, counts.refusals);
+                        ps.addBatch();
+                    }
+                }
+                return ps.executeBatch();
+            }
+        });
+    }
+
+    private void flushQuietly() {
+        try {
+            flush();
+        } catch (RuntimeException e) {
+            LOG.warn("Could not add the last second's spend counts to the dashboard: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        flusher.shutdown();
+        try {
+            if (flusher.awaitTermination(5, TimeUnit.SECONDS)) {
+                flushQuietly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.pulseledger.http;
+
+import dev.pulseledger.keys.Authenticator;
+import dev.pulseledger.keys.Caller;
+import dev.pulseledger.keys.KeyCheck;
+import dev.pulseledger.ratelimit.FailedAuthLimiter;
+import io.helidon.webserver.http.ServerRequest;
+import java.util.Optional;
+
+/**
+ * Who may call: turns the key check of a request into the caller, or into the contract's 401/403
+ * problem. A request's key is checked at most once: filters and the route share the result.
+ */
+public final class Access {
+    private static final String CHALLENGE = "ApiKey header=\"X-ApiKey\"";
+    private static final Object CHECKED_KEY = new Object();
+
+    private final Authenticator authenticator;
+    private final ClientAddresses clients;
+    private final FailedAuthLimiter failures;
+
+    public Access(Authenticator authenticator, ClientAddresses clients, FailedAuthLimiter failures) {
+        this.authenticator = authenticator;
+        this.clients = clients;
+        this.failures = failures;
+    }
+
+    /** The caller behind a caller key, or the problem that answers any other key. */
+    public Caller caller(ServerRequest req) {
+        return switch (check(req)) {
+            case KeyCheck.OfCaller ofCaller -> ofCaller.caller();
+            case KeyCheck.Admin admin ->
+                throw forbidden("An admin key is not a caller key; use a caller key on /api/.");
+            case KeyCheck.Refused(KeyCheck.Reason reason)
+            when reason == KeyCheck.Reason.ACCOUNT_SUSPENDED ->
+                throw new ProblemException(403, "account_suspended", "Forbidden", "This account is suspended.");
+            case KeyCheck.Refused(KeyCheck.Reason reason) -> throw unauthorized(reason);
+        };
+    }
+
+    /** The caller behind a caller key; empty for any other key or none. */
+    public Optional<Caller> callerIfAny(ServerRequest req) {
+        return check(req) instanceof KeyCheck.OfCaller(Caller caller) ? Optional.of(caller) : Optional.empty();
+    }
+
+    /** Passes only for an admin key; a known caller key gets 403, anything else 401. */
+    void requireAdmin(ServerRequest req) {
+        switch (check(req)) {
+            case KeyCheck.Admin admin -> {}
+            case KeyCheck.OfCaller ofCaller -> throw forbidden("This endpoint needs an admin key.");
+            case KeyCheck.Refused(KeyCheck.Reason reason)
+            when reason == KeyCheck.Reason.ACCOUNT_SUSPENDED -> throw forbidden("This endpoint needs an admin key.");
+            case KeyCheck.Refused(KeyCheck.Reason reason) -> throw unauthorized(reason);
+        }
+    }
+
+    /** Whether the request's key may still call now, checked afresh (a long stream asks this repeatedly). */
+    public boolean stillCaller(ServerRequest req) {
+        return authenticator.check(Requests.apiKey(req)) instanceof KeyCheck.OfCaller;
+    }
+
+    private KeyCheck check(ServerRequest req) {
+        Optional<KeyCheck> known = req.context().get(CHECKED_KEY, KeyCheck.class);
+        if (known.isPresent()) {
+            return known.get();
+        }
+        KeyCheck check = checkCounted(req);
+        req.context().register(CHECKED_KEY, check);
+        return check;
+    }
+
+    /**
+     * Checks the key and counts an unknown one against the client's address. A client past its
+     * allowance gets 429 for a key this node does not know, without a lookup or a wait.
+     */
+    private KeyCheck checkCounted(ServerRequest req) {
+        String client = clients.of(req);
+        boolean exhausted = failures.exhausted(client);
+        KeyCheck check = authenticator.check(Requests.apiKey(req), !exhausted);
+        if (check instanceof KeyCheck.Refused(KeyCheck.Reason reason) && reason == KeyCheck.Reason.UNKNOWN) {
+            // Counted as it is answered: of requests that passed the check together, only as many as
+            // the allowance still held get their 401; the rest get the 429.
+            if (exhausted || !failures.failed(client)) {
+                throw tooManyFailures(failures.retryAfterSeconds(client));
+            }
+        }
+        return check;
+    }
+
+    private static ProblemException tooManyFailures(long retryAfterSeconds) {
+        return new ProblemException(
+                        429,
+                        "too_many_failed_authentications",
+                        "Too Many Requests",
+                        "Too many unknown API keys came from your address; retry in " + retryAfterSeconds + " s.")
+                .withHeader("Retry-After", Long.toString(retryAfterSeconds));
+    }
+
+    private static ProblemException unauthorized(KeyCheck.Reason reason) {
+        ProblemException problem = reason == KeyCheck.Reason.MISSING
+                ? new ProblemException(
+                        401, "missing_api_key", "Unauthorized", "Send your API key in the X-ApiKey header.")
+                : new ProblemException(
+                        401, "invalid_api_key", "Unauthorized", "The API key is unknown, revoked or expired.");
+        return problem.withHeader("WWW-Authenticate", CHALLENGE);
+    }
+
+    private static ProblemException forbidden(String detail) {
+        return new ProblemException(403, "forbidden", "Forbidden", detail);
+    }
+}

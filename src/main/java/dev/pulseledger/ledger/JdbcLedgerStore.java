@@ -1,0 +1,401 @@
+package dev.pulseledger.ledger;
+
+import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.Period;
+import dev.pulseledger.accounts.PlanPeriod;
+import dev.pulseledger.events.Outbox;
+import dev.pulseledger.keys.AccessChange;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.ledger.ChangeSet.AccountPeriod;
+import dev.pulseledger.ledger.LedgerState.AccountState;
+import dev.pulseledger.ledger.LedgerState.IdempotencyScope;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Rows;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The part of a ledger round that is the same SQL on every database: reading spendings with their
+ * grants, plans and idempotency records, inserting new accounts, and the rarer writes (periods,
+ * reverts, idempotency records, events). Locking accounts with their live grants and writing
+ * balances, spendings, grants and ledger lines differ per database.
+ */
+abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLedgerStore, SqliteLedgerStore {
+    /** An account with its plan's terms. */
+    static final String LOCKED_COLUMNS = "SELECT a.id, a.balance,"
+            + " COALESCE(a.low_balance_threshold, p.low_balance_threshold) AS threshold,"
+            + " a.plan_id, p.allowance, p.period, p.rollover,"
+            + " a.period_anchor, a.period_start, a.period_end, a.period_granted, a.due_at"
+            + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
+
+    /**
+     * The grants with tokens left. Read by a statement of its own once the accounts are locked: on
+     * PostgreSQL a statement that waits for a row lock re-reads the locked row but not the rows it
+     * joined, which another round may have changed meanwhile.
+     */
+    static final String LIVE_GRANTS = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.remaining > 0";
+
+    private static final String SELECT_SPENDING = "SELECT " + SpendingQueries.COLUMNS + " FROM spendings WHERE id = ?";
+    private static final String SELECT_ALLOCATIONS =
+            "SELECT spending_id, grant_id, amount, returned FROM spending_grants WHERE spending_id = ?";
+    private static final String SELECT_GRANT = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.id = ?";
+    private static final String SELECT_SPEND_BALANCE =
+            "SELECT balance_after FROM ledger_entries WHERE spending_id = ? AND kind = 'spend'";
+    private static final String SELECT_IDEMPOTENCY =
+            "SELECT amount, outcome, spending_id, balance, created_at FROM idempotency_keys"
+                    + " WHERE account_id = ? AND key = ?";
+    private static final String SELECT_PLAN = "SELECT id, allowance, period, rollover FROM plans WHERE id = ?";
+    private static final String INSERT_ACCOUNT =
+            "INSERT INTO accounts (id, name, plan_id, balance, status, created_at, period_anchor, due_at)"
+                    + " VALUES (?, ?, ?, 0, ?, ?, ?, ?)";
+    private static final String UPDATE_PERIOD = "UPDATE accounts SET plan_id = ?, period_anchor = ?,"
+            + " period_start = ?, period_end = ?, period_granted = ?, due_at = ? WHERE id = ?";
+    private static final String MARK_REVERTED =
+            "UPDATE spendings SET status = 'reverted', reverted_at = ? WHERE id = ? AND status = 'active'";
+    private static final String RETURN_ALLOCATION =
+            "UPDATE spending_grants SET returned = ? WHERE spending_id = ? AND grant_id = ?";
+    private static final String INSERT_IDEMPOTENCY =
+            "INSERT INTO idempotency_keys (account_id, key, amount, outcome, spending_id, balance,"
+                    + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+
+    private final Database database;
+    private final Outbox outbox;
+    private final AccessChangeLog accessChanges;
+
+    JdbcLedgerStore(Database database, Outbox outbox, AccessChangeLog accessChanges) {
+        this.database = database;
+        this.outbox = outbox;
+        this.accessChanges = accessChanges;
+    }
+
+    @Override
+    public final Decision round(StateQuery query, Function<LedgerState, Decision> decide) {
+        return database.inTransaction(connection -> {
+            LedgerState state = read(connection, query);
+            Decision decision = decide.apply(state);
+            write(connection, decision.changes());
+            return decision;
+        });
+    }
+
+    /**
+     * Locks the accounts (until the transaction ends) and reads them, through {@link #readAccounts}, then
+     * their live grants, through {@link #readGrants}.
+     */
+    abstract Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids) throws SQLException;
+
+    /** Writes the new balances, spendings, grants, allocations and the ledger lines. */
+    abstract void writeCommonChanges(Connection connection, ChangeSet changes) throws SQLException;
+
+    /** An account as locked, with the grants read so far. */
+    record LockedAccount(AccountState account, List<Grant> grants) {}
+
+    /** Reads rows of {@link #LOCKED_COLUMNS}. */
+    static void readAccounts(PreparedStatement ps, Map<String, LockedAccount> accounts) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                accounts.put(rs.getString("id"), new LockedAccount(account(rs), new ArrayList<>()));
+            }
+        }
+    }
+
+    /** Reads rows of {@link #LIVE_GRANTS} into their accounts. */
+    static void readGrants(PreparedStatement ps, Map<String, LockedAccount> accounts) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                Grant grant = GrantRows.grant(rs).orElseThrow();
+                accounts.get(grant.accountId()).grants().add(grant);
+            }
+        }
+    }
+
+    private static AccountState account(ResultSet rs) throws SQLException {
+        Optional<Instant> start = Rows.optionalInstant(rs, "period_start");
+        Optional<Instant> end = Rows.optionalInstant(rs, "period_end");
+        return new AccountState(
+                rs.getString("id"),
+                rs.getLong("balance"),
+                Rows.optionalLong(rs, "threshold"),
+                new PlanTerms(
+                        rs.getString("plan_id"),
+                        rs.getLong("allowance"),
+                        PlanPeriod.fromWire(rs.getString("period")).orElseThrow(),
+                        rs.getLong("rollover")),
+                Rows.instant(rs, "period_anchor"),
+                start.isPresent() && end.isPresent()
+                        ? Optional.of(new Period(start.get(), end.get()))
+                        : Optional.empty(),
+                rs.getLong("period_granted"),
+                Rows.instant(rs, "due_at"),
+                List.of());
+    }
+
+    private LedgerState read(Connection connection, StateQuery query) throws SQLException {
+        Map<String, LockedAccount> locked = lockAccounts(connection, query.accountIds());
+        Map<String, Spending> spendings = new HashMap<>();
+        Map<String, List<Allocation>> allocations = new HashMap<>();
+        Map<String, Long> landedSpendBalances = new HashMap<>();
+        if (!query.spendingIds().isEmpty()) {
+            readSpendings(connection, query, spendings, allocations);
+            readReturnedGrants(connection, locked, allocations);
+        }
+        if (query.landedSpends()) {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_SPEND_BALANCE)) {
+                for (String id : spendings.keySet()) {
+                    ps.setString(1, id);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            landedSpendBalances.put(id, rs.getLong(1));
+                        }
+                    }
+                }
+            }
+        }
+        Map<String, AccountState> accounts = new LinkedHashMap<>();
+        locked.forEach((id, account) -> accounts.put(id, withGrants(account)));
+        return new LedgerState(
+                accounts,
+                spendings,
+                allocations,
+                idempotencyRecords(connection, query),
+                landedSpendBalances,
+                plans(connection, query));
+    }
+
+    private static AccountState withGrants(LockedAccount locked) {
+        AccountState a = locked.account();
+        return new AccountState(
+                a.id(),
+                a.balance(),
+                a.lowBalanceThreshold(),
+                a.plan(),
+                a.anchor(),
+                a.period(),
+                a.periodGranted(),
+                a.dueAt(),
+                locked.grants());
+    }
+
+    private static void readSpendings(
+            Connection connection,
+            StateQuery query,
+            Map<String, Spending> spendings,
+            Map<String, List<Allocation>> allocations)
+            throws SQLException {
+        try (PreparedStatement spending = connection.prepareStatement(SELECT_SPENDING);
+                PreparedStatement drawn = connection.prepareStatement(SELECT_ALLOCATIONS)) {
+            for (String id : query.spendingIds()) {
+                spending.setString(1, id);
+                try (ResultSet rs = spending.executeQuery()) {
+                    if (!rs.next()) {
+                        continue;
+                    }
+                    spendings.put(id, SpendingQueries.spending(rs));
+                }
+                drawn.setString(1, id);
+                List<Allocation> list = new ArrayList<>();
+                try (ResultSet rs = drawn.executeQuery()) {
+                    while (rs.next()) {
+                        list.add(new Allocation(
+                                rs.getString("spending_id"),
+                                rs.getString("grant_id"),
+                                rs.getLong("amount"),
+                                rs.getLong("returned")));
+                    }
+                }
+                allocations.put(id, list);
+            }
+        }
+    }
+
+    /** Reads the grants a revert may return tokens to that the lock did not read (spent or expired ones). */
+    private static void readReturnedGrants(
+            Connection connection, Map<String, LockedAccount> locked, Map<String, List<Allocation>> allocations)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_GRANT)) {
+            for (List<Allocation> list : allocations.values()) {
+                for (Allocation allocation : list) {
+                    boolean known = locked.values().stream()
+                            .anyMatch(a -> a.grants().stream().anyMatch(g -> g.id().equals(allocation.grantId())));
+                    if (known) {
+                        continue;
+                    }
+                    ps.setString(1, allocation.grantId());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            Grant grant = GrantRows.grant(rs).orElseThrow();
+                            LockedAccount owner = locked.get(grant.accountId());
+                            if (owner != null) {
+                                owner.grants().add(grant);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static Map<IdempotencyScope, IdempotencyRecord> idempotencyRecords(Connection connection, StateQuery query)
+            throws SQLException {
+        Map<IdempotencyScope, IdempotencyRecord> records = new HashMap<>();
+        if (query.idempotencyScopes().isEmpty()) {
+            return records;
+        }
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_IDEMPOTENCY)) {
+            for (IdempotencyScope scope : query.idempotencyScopes()) {
+                ps.setString(1, scope.accountId());
+                ps.setString(2, scope.key());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        records.put(
+                                scope,
+                                new IdempotencyRecord(
+                                        scope.accountId(),
+                                        scope.key(),
+                                        rs.getLong("amount"),
+                                        rs.getString("outcome"),
+                                        Optional.ofNullable(rs.getString("spending_id")),
+                                        rs.getLong("balance"),
+                                        Rows.instant(rs, "created_at")));
+                    }
+                }
+            }
+        }
+        return records;
+    }
+
+    private static Map<String, PlanTerms> plans(Connection connection, StateQuery query) throws SQLException {
+        Map<String, PlanTerms> plans = new HashMap<>();
+        if (query.planIds().isEmpty()) {
+            return plans;
+        }
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_PLAN)) {
+            for (String id : query.planIds()) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        plans.put(
+                                id,
+                                new PlanTerms(
+                                        id,
+                                        rs.getLong("allowance"),
+                                        PlanPeriod.fromWire(rs.getString("period"))
+                                                .orElseThrow(),
+                                        rs.getLong("rollover")));
+                    }
+                }
+            }
+        }
+        return plans;
+    }
+
+    private void write(Connection connection, ChangeSet changes) throws SQLException {
+        if (!changes.newAccounts().isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_ACCOUNT)) {
+                for (Account account : changes.newAccounts()) {
+                    ps.setString(1, account.id());
+                    ps.setString(2, account.name());
+                    ps.setString(3, account.planId());
+                    ps.setString(4, account.status().wire());
+                    ps.setLong(5, account.createdAt().toEpochMilli());
+                    ps.setLong(6, account.createdAt().toEpochMilli());
+                    ps.setLong(7, account.createdAt().toEpochMilli());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        writeCommonChanges(connection, changes);
+        if (!changes.periods().isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
+                for (AccountPeriod period : changes.periods()) {
+                    ps.setString(1, period.planId());
+                    ps.setLong(2, period.anchor().toEpochMilli());
+                    Rows.setOptionalInstant(ps, 3, period.period().map(Period::start));
+                    Rows.setOptionalInstant(ps, 4, period.period().map(Period::end));
+                    ps.setLong(5, period.periodGranted());
+                    ps.setLong(6, period.dueAt().toEpochMilli());
+                    ps.setString(7, period.accountId());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        for (AccountPeriod period : changes.periods()) {
+            if (period.planChanged()) {
+                // The plan decides the keys' rate limit, which every node caches.
+                accessChanges.append(connection, AccessChange.Kind.ACCOUNT, period.accountId());
+            }
+        }
+        if (!changes.revertedSpendings().isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
+                for (Spending spending : changes.revertedSpendings()) {
+                    ps.setLong(1, spending.revertedAt().orElseThrow().toEpochMilli());
+                    ps.setString(2, spending.id());
+                    ps.addBatch();
+                }
+                requireEachChangedOneRow(ps.executeBatch());
+            }
+        }
+        if (!changes.returnedAllocations().isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(RETURN_ALLOCATION)) {
+                for (Allocation allocation : changes.returnedAllocations()) {
+                    ps.setLong(1, allocation.returned());
+                    ps.setString(2, allocation.spendingId());
+                    ps.setString(3, allocation.grantId());
+                    ps.addBatch();
+                }
+                requireEachChangedOneRow(ps.executeBatch());
+            }
+        }
+        if (!changes.idempotencyRecords().isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
+                for (IdempotencyRecord record : changes.idempotencyRecords()) {
+                    ps.setString(1, record.accountId());
+                    ps.setString(2, record.key());
+                    ps.setLong(3, record.amount());
+                    ps.setString(4, record.outcome());
+                    ps.setString(5, record.spendingId().orElse(null));
+                    ps.setLong(6, record.balance());
+                    ps.setLong(7, record.createdAt().toEpochMilli());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        outbox.append(connection, changes.events(), changes.at());
+    }
+
+    /**
+     * The account locks make every decision final, so a write that misses its row is a bug: fail
+     * the round rather than commit a refund whose spending did not change.
+     */
+    private static void requireEachChangedOneRow(int[] counts) {
+        for (int count : counts) {
+            if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
+                throw new IllegalStateException("A ledger round changed a row that was not as it had read it");
+            }
+        }
+    }
+
+    static String status(Spending spending) {
+        return spending.reverted() ? "reverted" : "active";
+    }
+
+    static @Nullable Long epochMillis(Optional<Instant> instant) {
+        return instant.map(Instant::toEpochMilli).orElse(null);
+    }
+}

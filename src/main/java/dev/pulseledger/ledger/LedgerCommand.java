@@ -1,0 +1,50 @@
+package dev.pulseledger.ledger;
+
+import dev.pulseledger.accounts.Account;
+import java.time.Instant;
+import java.util.Optional;
+
+/** One queued change of token accounts, decided by {@link LedgerCore} in queue order within a batch. */
+public sealed interface LedgerCommand {
+    String accountId();
+
+    /**
+     * Spend, with its spending id chosen before the first attempt so that a retry after an
+     * ambiguous commit can tell whether the first attempt landed.
+     */
+    record Spend(SpendRequest request, String spendingId) implements LedgerCommand {
+        @Override
+        public String accountId() {
+            return request.accountId();
+        }
+    }
+
+    /** Revert one spending of the account. */
+    record Revert(String accountId, String spendingId) implements LedgerCommand {}
+
+    /**
+     * An operator grants tokens, which expire at {@code expiresAt} if given; {@code reason} goes on the
+     * ledger line.
+     */
+    record Credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) implements LedgerCommand {
+        public Credit {
+            if (amount <= 0) {
+                throw new IllegalArgumentException("A credit must be positive: " + amount);
+            }
+        }
+    }
+
+    /** Move the account to another plan: a new period starts at once (CONTRACT §7). */
+    record ChangePlan(String accountId, String planId) implements LedgerCommand {}
+
+    /** Bring the account up to date: renew its period and expire its grants when they are due. */
+    record Touch(String accountId) implements LedgerCommand {}
+
+    /** Create an account on an existing plan, with {@code balance} as its opening credit. */
+    record Open(Account account) implements LedgerCommand {
+        @Override
+        public String accountId() {
+            return account.id();
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.pulseledger.ledger;
+
+import dev.pulseledger.events.Outbox;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Rows;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SortedSet;
+
+/**
+ * The ledger on SQLite: a write transaction holds the database's one write lock from BEGIN (IMMEDIATE),
+ * which serializes rounds, and SQLite runs in this process, so a statement per row costs no round trip.
+ */
+final class SqliteLedgerStore extends JdbcLedgerStore {
+    private static final String LOCK_ONE = LOCKED_COLUMNS + " WHERE a.id = ?";
+    private static final String GRANTS_OF_ONE = LIVE_GRANTS + " AND g.account_id = ?";
+    private static final String UPDATE_BALANCE = "UPDATE accounts SET balance = ? WHERE id = ?";
+    private static final String INSERT_SPENDING =
+            "INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_GRANT =
+            "INSERT INTO grants (id, account_id, kind, amount, remaining, expired, expires_at, period_start,"
+                    + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String UPDATE_GRANT =
+            "UPDATE grants SET remaining = ?, expired = ?, expires_at = ? WHERE id = ?";
+    private static final String INSERT_ALLOCATION =
+            "INSERT INTO spending_grants (spending_id, grant_id, amount, returned) VALUES (?, ?, ?, ?)";
+    private static final String INSERT_LINE =
+            "INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, grant_id, reason,"
+                    + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+    SqliteLedgerStore(Database database, Outbox outbox, AccessChangeLog accessChanges) {
+        super(database, outbox, accessChanges);
+    }
+
+    @Override
+    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids) throws SQLException {
+        Map<String, LockedAccount> accounts = new HashMap<>();
+        try (PreparedStatement ps = connection.prepareStatement(LOCK_ONE)) {
+            for (String id : ids) {
+                ps.setString(1, id);
+                readAccounts(ps, accounts);
+            }
+        }
+        try (PreparedStatement ps = connection.prepareStatement(GRANTS_OF_ONE)) {
+            for (String id : accounts.keySet()) {
+                ps.setString(1, id);
+                readGrants(ps, accounts);
+            }
+        }
+        return accounts;
+    }
+
+    @Override
+    void writeCommonChanges(Connection connection, ChangeSet changes) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(UPDATE_BALANCE)) {
+            for (Map.Entry<String, Long> change : changes.balances().entrySet()) {
+                ps.setLong(1, change.getValue());
+                ps.setString(2, change.getKey());
+                ps.addBatch();
+            }
+            executeIfAny(ps, changes.balances().size());
+        }
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_SPENDING)) {
+            for (Spending spending : changes.newSpendings()) {
+                ps.setString(1, spending.id());
+                ps.setString(2, spending.accountId());
+                ps.setLong(3, spending.amount());
+                ps.setString(4, status(spending));
+                ps.setLong(5, spending.createdAt().toEpochMilli());
+                Rows.setOptionalInstant(ps, 6, spending.revertedAt());
+                ps.addBatch();
+            }
+            executeIfAny(ps, changes.newSpendings().size());
+        }
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_GRANT)) {
+            for (Grant grant : changes.newGrants()) {
+                ps.setString(1, grant.id());
+                ps.setString(2, grant.accountId());
+                ps.setString(3, grant.kind().wire());
+                ps.setLong(4, grant.amount());
+                ps.setLong(5, grant.remaining());
+                ps.setLong(6, grant.expired());
+                Rows.setOptionalInstant(ps, 7, grant.expiresAt());
+                Rows.setOptionalInstant(ps, 8, grant.periodStart());
+                ps.setLong(9, grant.createdAt().toEpochMilli());
+                ps.addBatch();
+            }
+            executeIfAny(ps, changes.newGrants().size());
+        }
+        try (PreparedStatement ps = connection.prepareStatement(UPDATE_GRANT)) {
+            for (Grant grant : changes.changedGrants()) {
+                ps.setLong(1, grant.remaining());
+                ps.setLong(2, grant.expired());
+                Rows.setOptionalInstant(ps, 3, grant.expiresAt());
+                ps.setString(4, grant.id());
+                ps.addBatch();
+            }
+            executeIfAny(ps, changes.changedGrants().size());
+        }
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_ALLOCATION)) {
+            for (Allocation allocation : changes.newAllocations()) {
+                ps.setString(1, allocation.spendingId());
+                ps.setString(2, allocation.grantId());
+                ps.setLong(3, allocation.amount());
+                ps.setLong(4, allocation.returned());
+                ps.addBatch();
+            }
+            executeIfAny(ps, changes.newAllocations().size());
+        }
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_LINE)) {
+            for (LedgerLine line : changes.lines()) {
+                ps.setString(1, line.accountId());
+                ps.setString(2, line.kind().wire());
+                ps.setLong(3, line.amount());
+                ps.setLong(4, line.balanceAfter());
+                ps.setString(5, line.spendingId().orElse(null));
+                ps.setString(6, line.grantId().orElse(null));
+                ps.setString(7, line.reason().orElse(null));
+                ps.setLong(8, changes.at().toEpochMilli());
+                ps.addBatch();
+            }
+            executeIfAny(ps, changes.lines().size());
+        }
+    }
+
+    private static void executeIfAny(PreparedStatement ps, int count) throws SQLException {
+        if (count > 0) {
+            ps.executeBatch();
+        }
+    }
+}

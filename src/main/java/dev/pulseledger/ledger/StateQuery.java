@@ -1,0 +1,57 @@
+package dev.pulseledger.ledger;
+
+import dev.pulseledger.ledger.LedgerState.IdempotencyScope;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * What a store must lock and read before {@link LedgerCore} decides a batch.
+ *
+ * @param accountIds the accounts to lock, sorted so that every round takes its locks in one order
+ * @param spendingIds the spendings to read: revert targets and, on a retry, the batch's own spends
+ * @param idempotencyScopes the idempotency records to read
+ * @param landedSpends true on a retry: read the balance after each of the batch's spends that landed
+ * @param planIds the plans the batch opens accounts on or moves accounts to
+ */
+public record StateQuery(
+        SortedSet<String> accountIds,
+        Set<String> spendingIds,
+        Set<IdempotencyScope> idempotencyScopes,
+        boolean landedSpends,
+        Set<String> planIds) {
+
+    /**
+     * What must be read to decide {@code commands}.
+     *
+     * @param retry true when an earlier attempt of these commands may have committed
+     */
+    public static StateQuery of(List<LedgerCommand> commands, boolean retry) {
+        SortedSet<String> accountIds = new TreeSet<>();
+        Set<String> spendingIds = new LinkedHashSet<>();
+        Set<IdempotencyScope> scopes = new LinkedHashSet<>();
+        Set<String> planIds = new LinkedHashSet<>();
+        for (LedgerCommand command : commands) {
+            accountIds.add(command.accountId());
+            switch (command) {
+                case LedgerCommand.Spend spend -> {
+                    spend.request()
+                            .idempotencyKey()
+                            .ifPresent(key -> scopes.add(new IdempotencyScope(spend.accountId(), key)));
+                    if (retry) {
+                        spendingIds.add(spend.spendingId());
+                    }
+                }
+                case LedgerCommand.Revert revert -> spendingIds.add(revert.spendingId());
+                case LedgerCommand.Open open -> planIds.add(open.account().planId());
+                case LedgerCommand.ChangePlan change -> planIds.add(change.planId());
+                case LedgerCommand.Credit credit -> {}
+                case LedgerCommand.Touch touch -> {}
+            }
+        }
+        boolean landedSpends = retry && commands.stream().anyMatch(LedgerCommand.Spend.class::isInstance);
+        return new StateQuery(accountIds, spendingIds, scopes, landedSpends, planIds);
+    }
+}

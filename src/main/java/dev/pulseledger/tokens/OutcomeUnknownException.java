@@ -1,8 +1,0 @@
-package dev.pulseledger.tokens;
-
-/** No outcome arrived in time: the command may or may not have been applied. */
-public final class OutcomeUnknownException extends RuntimeException {
-    public OutcomeUnknownException() {
-        super("No outcome arrived in time", null, false, false);
-    }
-}

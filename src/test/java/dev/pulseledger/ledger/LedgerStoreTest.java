@@ -1,0 +1,115 @@
+package dev.pulseledger.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pulseledger.events.Outbox;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Ids;
+import dev.pulseledger.support.Fixtures;
+import dev.pulseledger.support.LedgerAudit;
+import dev.pulseledger.support.TestNode;
+import dev.pulseledger.support.TestStore;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Each store writes what the core decides for a batch: later commands see what earlier ones decided. */
+class LedgerStoreTest {
+    private static final Instant NOW = Instant.parse("2026-11-23T10:00:00Z");
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void twoRevertsOfOneSpendingInOneBatchRefundItOnce(TestStore store) {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            String spendingId = node.caller(caller.key())
+                    .post("/api/tokens/spend/100")
+                    .json()
+                    .get("spendingId")
+                    .asText();
+            LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), spendingId);
+
+            List<LedgerOutcome> outcomes = round(database, List.of(revert, revert));
+
+            assertThat(outcomes)
+                    .hasSize(2)
+                    .allSatisfy(outcome -> assertThat(outcome)
+                            .isInstanceOfSatisfying(
+                                    RevertResult.Reverted.class,
+                                    reverted -> assertThat(reverted.balance()).isEqualTo(1000)));
+            assertThat(outcomes.get(1)).isEqualTo(outcomes.get(0));
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aSpendItsRevertAndACreditInOneBatchAreWrittenInQueueOrder(TestStore store) {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            LedgerCommand spend = new LedgerCommand.Spend(
+                    new SpendRequest(caller.accountId(), 300, Optional.empty()), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
+            LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
+            LedgerCommand credit = new LedgerCommand.Credit(caller.accountId(), 5, "goodwill", Optional.empty());
+
+            List<LedgerOutcome> outcomes = round(database, List.of(spend, revert, revert, credit));
+
+            assertThat(outcomes.get(0)).isInstanceOf(SpendResult.Spent.class);
+            assertThat(outcomes.get(2)).isEqualTo(outcomes.get(1));
+            assertThat(outcomes.get(3)).isEqualTo(new CreditResult.Credited(1005, NOW));
+            assertThat(node.caller(caller.key()).balance()).isEqualTo(1005);
+            assertThat(node.admin()
+                            .get("/admin/accounts/" + caller.accountId() + "/ledger")
+                            .json()
+                            .get("data")
+                            .findValuesAsText("kind"))
+                    .containsExactly("credit", "revert", "spend", "credit");
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aRetriedSpendThatLandedIsReportedNotSpentAgain(TestStore store) {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            LedgerCommand spend = new LedgerCommand.Spend(
+                    new SpendRequest(caller.accountId(), 300, Optional.empty()), "sp_01bbbbbbbbbbbbbbbbbbbbbbbb");
+            round(database, List.of(spend));
+
+            LedgerStore ledger = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
+            List<LedgerOutcome> retried = ledger.round(
+                            StateQuery.of(List.of(spend), true),
+                            state -> LedgerCore.decide(state, List.of(spend), NOW.plusSeconds(1), Ids::grant))
+                    .outcomes();
+
+            assertThat(retried.getFirst())
+                    .isInstanceOfSatisfying(
+                            SpendResult.Spent.class,
+                            spent -> assertThat(spent.balance()).isEqualTo(700));
+            assertThat(node.caller(caller.key()).balance()).isEqualTo(700);
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    private static List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
+        return LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database))
+                .round(StateQuery.of(commands, false), state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
+                .outcomes();
+    }
+
+    private static AccessChangeLog accessChanges(Database database) {
+        return new AccessChangeLog(database, database, java.time.Clock.systemUTC());
+    }
+
+    /** An outbox whose events nobody here listens to. */
+    private static Outbox silentOutbox(Database database) {
+        return new Outbox(database, (connection, events, at) -> {});
+    }
+}

@@ -1,0 +1,108 @@
+package dev.pulseledger.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The operator console over plain HTTP, as a browser without script would use it: one session
+ * cookie (or none), forms posted URL-encoded, redirects not followed so tests see them.
+ */
+public final class ConsoleClient {
+    public static final String COOKIE = "pl_console";
+    private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+
+    private final String baseUrl;
+    private Optional<String> sessionId = Optional.empty();
+
+    public ConsoleClient(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    /** Signs in with {@code key}; the reply is the sign-in POST's (303 on success). */
+    public HttpResponse<String> signIn(String key) {
+        HttpResponse<String> reply = post("/console/sign-in", Map.of("adminKey", key));
+        reply.headers()
+                .firstValue("Set-Cookie")
+                .filter(cookie -> cookie.startsWith(COOKIE + "="))
+                .ifPresent(
+                        cookie -> sessionId = Optional.of(cookie.substring(COOKIE.length() + 1, cookie.indexOf(';'))));
+        return reply;
+    }
+
+    /** The same browser session, talking to another node. */
+    public ConsoleClient at(String otherBaseUrl) {
+        ConsoleClient other = new ConsoleClient(otherBaseUrl);
+        other.sessionId = sessionId;
+        return other;
+    }
+
+    public HttpResponse<String> get(String path) {
+        return send(request(path).GET());
+    }
+
+    /** The CSRF token in the page at {@code path}. */
+    public String csrfToken(String path) {
+        Matcher matcher = CSRF.matcher(get(path).body());
+        if (!matcher.find()) {
+            throw new AssertionError(path + " has no CSRF token");
+        }
+        return matcher.group(1);
+    }
+
+    /** Posts a form as it is given: add {@code csrf} to it to act as the page would. */
+    public HttpResponse<String> post(String path, Map<String, String> fields) {
+        String body = fields.entrySet().stream()
+                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
+                .collect(Collectors.joining("&"));
+        return send(request(path)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** Posts a form with the CSRF token of the page at {@code pagePath}, as submitting that page does. */
+    public HttpResponse<String> submit(String pagePath, String action, Map<String, String> fields) {
+        Map<String, String> withToken = new LinkedHashMap<>(fields);
+        withToken.put("csrf", csrfToken(pagePath));
+        return post(action, withToken);
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30));
+        sessionId.ifPresent(id -> request.header("Cookie", COOKIE + "=" + id));
+        return request;
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+}

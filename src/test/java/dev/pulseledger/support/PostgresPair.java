@@ -1,0 +1,224 @@
+package dev.pulseledger.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL primary and a synchronous streaming standby of their own, made with initdb and
+ * pg_basebackup in a temporary folder on free ports, so a test can crash the primary and promote the
+ * standby. PostgreSQL refuses to run as root, so under root every command runs as the postgres user.
+ * Without PostgreSQL's server programs a test is skipped on a workstation but fails under CI.
+ */
+public final class PostgresPair implements AutoCloseable {
+    private static final String DATABASE = "pulseledger";
+
+    private final Path bin;
+    private final Path folder;
+    private final int primaryPort;
+    private final int standbyPort;
+
+    private PostgresPair(Path bin, Path folder, int primaryPort, int standbyPort) {
+        this.bin = bin;
+        this.folder = folder;
+        this.primaryPort = primaryPort;
+        this.standbyPort = standbyPort;
+    }
+
+    /** Starts both servers and returns once the standby is the primary's synchronous standby. */
+    public static PostgresPair start() throws IOException, InterruptedException {
+        Path folder = Files.createTempDirectory("postgres-pair");
+        PostgresPair pair = new PostgresPair(binaries(), folder, freePort(), freePort());
+        try {
+            pair.initialise();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            pair.close();
+            throw e;
+        }
+        return pair;
+    }
+
+    private void initialise() throws IOException, InterruptedException {
+        if (runsAsRoot()) {
+            run("chown", "postgres:postgres", folder.toString());
+        }
+        runPostgres("initdb", "-D", primary().toString(), "-U", "postgres", "--auth=trust", "-E", "UTF8");
+        Files.writeString(
+                primary().resolve("postgresql.conf"),
+                """
+                listen_addresses = '127.0.0.1'
+                port = %d
+                unix_socket_directories = '%s'
+                wal_level = replica
+                max_wal_senders = 4
+                synchronous_standby_names = '*'
+                synchronous_commit = on
+                """.formatted(primaryPort, folder),
+                java.nio.file.StandardOpenOption.APPEND);
+        startServer(primary());
+        runPostgres(
+                "pg_basebackup",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                Integer.toString(primaryPort),
+                "-U",
+                "postgres",
+                "-D",
+                standby().toString(),
+                "-X",
+                "stream",
+                "-R");
+        Files.writeString(
+                standby().resolve("postgresql.auto.conf"),
+                // Promoted, it has no standby of its own: waiting for one would stop every commit.
+                "port = %d%nsynchronous_standby_names = ''%n".formatted(standbyPort),
+                java.nio.file.StandardOpenOption.APPEND);
+        startServer(standby());
+        Waiting.until("the standby streams synchronously", this::standbyIsSynchronous);
+        try (Connection connection = DriverManager.getConnection(serverUrl(primaryPort, "postgres"));
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + DATABASE);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Both hosts, the driver told to find the one that is primary. */
+    public String multiHostUrl() {
+        return "jdbc:postgresql://127.0.0.1:%d,127.0.0.1:%d/%s?user=postgres&targetServerType=primary"
+                .formatted(primaryPort, standbyPort, DATABASE);
+    }
+
+    /** The standby alone: after {@link #promoteStandby()}, the new primary. */
+    public String standbyUrl() {
+        return serverUrl(standbyPort, DATABASE);
+    }
+
+    /** Kills the primary as a crash would (immediate shutdown: no checkpoint, clients cut off). */
+    public void crashPrimary() throws IOException, InterruptedException {
+        runPostgres("pg_ctl", "-D", primary().toString(), "stop", "-m", "immediate");
+    }
+
+    /** Promotes the standby and returns once it accepts writes. */
+    public void promoteStandby() throws IOException, InterruptedException {
+        runPostgres("pg_ctl", "-D", standby().toString(), "promote", "-w");
+    }
+
+    private boolean standbyIsSynchronous() {
+        try (Connection connection = DriverManager.getConnection(serverUrl(primaryPort, "postgres"));
+                Statement statement = connection.createStatement();
+                ResultSet rs =
+                        statement.executeQuery("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")) {
+            rs.next();
+            return rs.getInt(1) == 1;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private void startServer(Path data) throws IOException, InterruptedException {
+        runPostgres(
+                "pg_ctl",
+                "-D",
+                data.toString(),
+                "-l",
+                data.resolveSibling(data.getFileName() + ".log").toString(),
+                "-w",
+                "start");
+    }
+
+    private Path primary() {
+        return folder.resolve("primary");
+    }
+
+    private Path standby() {
+        return folder.resolve("standby");
+    }
+
+    private static String serverUrl(int port, String database) {
+        return "jdbc:postgresql://127.0.0.1:%d/%s?user=postgres".formatted(port, database);
+    }
+
+    /** The newest installed PostgreSQL's programs (Debian keeps them out of PATH). */
+    private static Path binaries() throws IOException {
+        Path versions = Path.of("/usr/lib/postgresql");
+        List<Path> folders = new ArrayList<>();
+        if (Files.isDirectory(versions)) {
+            try (Stream<Path> installed = Files.list(versions)) {
+                installed
+                        .filter(version -> version.getFileName().toString().matches("\\d+"))
+                        .sorted(Comparator.comparingInt((Path version) ->
+                                        Integer.parseInt(version.getFileName().toString()))
+                                .reversed())
+                        .forEach(version -> folders.add(version.resolve("bin")));
+            }
+        }
+        return ExternalTool.require("initdb", "apt-get install postgresql", folders.toArray(Path[]::new))
+                .path()
+                .getParent();
+    }
+
+    private void runPostgres(String program, String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        if (runsAsRoot()) {
+            command.addAll(List.of("runuser", "-u", "postgres", "--"));
+        }
+        command.add(bin.resolve(program).toString());
+        command.addAll(List.of(arguments));
+        run(command.toArray(String[]::new));
+    }
+
+    private static void run(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
+        }
+    }
+
+    private static boolean runsAsRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Stops whatever still runs and removes both data folders. */
+    @Override
+    public void close() throws IOException, InterruptedException {
+        for (Path data : List.of(standby(), primary())) {
+            if (Files.exists(data.resolve("postmaster.pid"))) {
+                try {
+                    runPostgres("pg_ctl", "-D", data.toString(), "stop", "-m", "immediate");
+                } catch (IllegalStateException e) {
+                    // Already gone: nothing to stop.
+                }
+            }
+        }
+        try (Stream<Path> files = Files.walk(folder)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.delete(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
