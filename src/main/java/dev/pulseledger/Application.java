@@ -61,6 +61,8 @@ import dev.pulseledger.status.MaintenanceStore;
 import dev.pulseledger.status.PulseHistoryRoutes;
 import dev.pulseledger.status.ServiceHistoryAdminRoutes;
 import dev.pulseledger.status.StatusHistory;
+import dev.pulseledger.statuspage.Branding;
+import dev.pulseledger.statuspage.StatusFeedRoutes;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.MicroBatcher;
@@ -273,7 +275,7 @@ public final class Application implements AutoCloseable {
         new ServiceHistoryAdminRoutes(history, services).register(routes);
         new IncidentAdminRoutes(incidents, feed, clock).register(routes);
         new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
-        new PulseHistoryRoutes(access, incidents, history, services, clock).register(routes);
+        new PulseHistoryRoutes(access, incidents, history, feed, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
@@ -285,7 +287,10 @@ public final class Application implements AutoCloseable {
                         clock)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
-            new StatusPageRoutes(feed).register(routes);
+            Branding branding =
+                    new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
+            new StatusPageRoutes(feed, incidents, history, clock, branding).register(routes);
+            new StatusFeedRoutes(feed, incidents, maintenances, clock, branding).register(routes);
         }
         routes.finish();
 

@@ -1,5 +1,7 @@
 package dev.pulseledger.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -102,11 +104,21 @@ public final class Settings {
             "idempotency-retention-h", Kind.hours(24, 24 * 366), "24", "How long an Idempotency-Key is remembered.");
     public static final Setting<Boolean> PUBLIC_STATUS_PAGE =
             declare("public-status-page", Kind.bool(), "false", "Serves the public HTML status page at /status.");
+    public static final Setting<Optional<String>> STATUS_PAGE_NAME = declare(
+            "status-page-name",
+            Kind.optional(Kind.text("1 to 100 printable characters", Settings::isPageName)),
+            "",
+            "The provider's name at the top of the status page and its feeds.");
+    public static final Setting<Optional<String>> STATUS_PAGE_URL = declare(
+            "status-page-url",
+            Kind.optional(Kind.text("an http:// or https:// URL of at most 500 characters", Settings::isWebUrl)),
+            "",
+            "Where the provider's name on the status page links to, such as its home page.");
     public static final Setting<Duration> EVENTS_POLL = declare(
             "events-poll-ms",
             Kind.millis(10, 60_000),
             "500",
-            "How often a node reads new events for streams and webhooks.");
+            "How often a node reads new events for streams and webhooks, and checks for due maintenance steps.");
     public static final Setting<Duration> SSE_HEARTBEAT =
             declare("sse-heartbeat-ms", Kind.millis(100, 300_000), "15000", "Heartbeat interval of /api/pulse/stream.");
     public static final Setting<Integer> WEBHOOK_MAX_ATTEMPTS = declare(
@@ -176,6 +188,21 @@ public final class Settings {
         return key.length() >= MIN_ADMIN_KEY_LENGTH
                 && key.length() <= MAX_ADMIN_KEY_LENGTH
                 && key.chars().allMatch(c -> c > 0x20 && c < 0x7f);
+    }
+
+    private static boolean isPageName(String name) {
+        return name.length() <= 100 && !name.isBlank() && name.chars().noneMatch(Character::isISOControl);
+    }
+
+    private static boolean isWebUrl(String url) {
+        try {
+            URI uri = new URI(url);
+            return url.length() <= 500
+                    && ("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+                    && uri.getHost() != null;
+        } catch (URISyntaxException e) {
+            return false;
+        }
     }
 
     private static boolean isReadableFile(String path) {

@@ -35,6 +35,11 @@ public final class OpenApiDocument {
 
     private OpenApiDocument() {}
 
+    /** Writes the document to the file named by {@code args[0]}: the build generates a test client from it. */
+    public static void main(String[] args) throws IOException {
+        java.nio.file.Files.write(java.nio.file.Path.of(args[0]), load());
+    }
+
     /** The whole document as JSON bytes. */
     public static byte[] load() {
         ObjectNode document = (ObjectNode) read("base");

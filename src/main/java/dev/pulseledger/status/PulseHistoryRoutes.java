@@ -6,8 +6,8 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.Service;
-import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.store.Page;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -21,15 +21,15 @@ public final class PulseHistoryRoutes {
     private final Access access;
     private final IncidentStore incidents;
     private final StatusHistory history;
-    private final ServiceStore services;
+    private final PulseFeed feed;
     private final Clock clock;
 
     public PulseHistoryRoutes(
-            Access access, IncidentStore incidents, StatusHistory history, ServiceStore services, Clock clock) {
+            Access access, IncidentStore incidents, StatusHistory history, PulseFeed feed, Clock clock) {
         this.access = access;
         this.incidents = incidents;
         this.history = history;
-        this.services = services;
+        this.feed = feed;
         this.clock = clock;
     }
 
@@ -42,10 +42,8 @@ public final class PulseHistoryRoutes {
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Incident> page = incidents.page(before, limit, true);
-        Set<String> shown = services.all().stream()
-                .filter(Service::isPublic)
-                .map(Service::id)
-                .collect(Collectors.toSet());
+        // The feed's cached listing says which services are public, as /api/pulse shows them.
+        Set<String> shown = feed.current().services().stream().map(Service::id).collect(Collectors.toSet());
         Page<Incident> restricted =
                 new Page<>(page.items().stream().map(i -> i.restrictedTo(shown)).toList(), page.nextPosition());
         Responses.ok(res, StatusJson.page(restricted, StatusJson::incident));
@@ -55,7 +53,9 @@ public final class PulseHistoryRoutes {
         access.caller(req);
         String serviceId = Requests.pathParam(req, "serviceId");
         int days = days(req);
-        Optional<Service> service = services.find(serviceId).filter(Service::isPublic);
+        Optional<Service> service = feed.current().services().stream()
+                .filter(s -> s.id().equals(serviceId))
+                .findFirst();
         UptimeReport report = service.flatMap(s -> history.uptime(s.id(), days, clock.instant()))
                 .orElseThrow(() -> ProblemException.notFound("service_not_found", "No public service has this id."));
         Responses.ok(res, StatusJson.uptime(serviceId, report));

@@ -1,75 +1,69 @@
 package dev.pulseledger.statuspage;
 
-import dev.pulseledger.http.Times;
 import dev.pulseledger.pulse.Service;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import dev.pulseledger.status.Incident;
+import dev.pulseledger.status.Maintenance;
+import dev.pulseledger.status.UptimeReport;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import org.owasp.encoder.Encode;
 
 /**
- * Renders the public status page as plain HTML with no script. Every operator-supplied string
- * (service names, descriptions, ids) goes through the OWASP encoder; nothing else is interpolated.
+ * Renders the public status page: the summary, active incidents with their timelines, maintenance
+ * in progress or to come, and each service with its uptime bars. Every operator-supplied string
+ * goes through the OWASP encoder; nothing else from the database is interpolated.
  */
 final class StatusPageView {
-    /** A person leaving the page open sees changes within this, without JavaScript. */
-    static final int REFRESH_SECONDS = 30;
-
-    private static final DateTimeFormatter HUMAN_TIME = DateTimeFormatter.ofPattern(
-                    "d MMM yyyy, HH:mm 'UTC'", Locale.ENGLISH)
-            .withZone(ZoneOffset.UTC);
-
     private StatusPageView() {}
 
-    /** The page for {@code services}, already in feed order (spotlighted first). */
-    static String render(List<Service> services) {
+    /** What the page shows: the feed's snapshot and each listed service's uptime. */
+    record Content(
+            List<Service> services,
+            List<Incident> activeIncidents,
+            List<Maintenance> maintenances,
+            Map<String, UptimeReport> uptime) {}
+
+    static String render(Content content, Branding branding) {
+        List<Service> services = content.services();
         PageSummary summary = PageSummary.of(services);
-        List<Service> spotlighted =
-                services.stream().filter(Service::spotlighted).toList();
-        List<Service> others = services.stream().filter(s -> !s.spotlighted()).toList();
-        StringBuilder html = new StringBuilder(1024 + services.size() * 512);
+        Map<String, String> names = IncidentHtml.names(services);
+        StringBuilder html = new StringBuilder(4096 + services.size() * 8192);
+        PageLayout.open(html, branding, "Current status", "status");
         html.append("""
-                <!doctype html>
-                <html lang="en">
-                <head>
-                <meta charset="utf-8">
-                <meta name="viewport" content="width=device-width, initial-scale=1">
-                <meta http-equiv="refresh" content="%d">
-                <title>%s · Service status</title>
-                <link rel="stylesheet" href="status/status.css">
-                </head>
-                <body>
-                <header class="masthead"><div class="wrap"><h1>Service status</h1></div></header>
-                <main class="wrap">
                 <section class="summary tone-%s" aria-labelledby="summary-heading">
                 <h2 id="summary-heading">%s</h2>
                 <p>%s</p>
                 %s
                 </section>
                 """.formatted(
-                        REFRESH_SECONDS,
-                        Encode.forHtml(summary.headline()),
                         summary.tone(),
                         Encode.forHtml(summary.headline()),
                         Encode.forHtml(summary.detail()),
                         lastUpdated(services)));
-        if (others.isEmpty() || spotlighted.isEmpty()) {
-            group(html, "services", "Services", services);
-        } else {
-            group(html, "spotlighted", "Spotlighted services", spotlighted);
-            group(html, "others", "Other services", others);
+        if (!content.activeIncidents().isEmpty()) {
+            html.append("<section class=\"group\" aria-labelledby=\"incidents-heading\">\n")
+                    .append("<h2 id=\"incidents-heading\">Active incidents</h2>\n");
+            content.activeIncidents().forEach(incident -> IncidentHtml.incident(html, incident, names, 3));
+            html.append("</section>\n");
         }
-        html.append("""
-                </main>
-                <footer class="wrap footer">
-                <p>This page refreshes itself every %d seconds. Times are in UTC.</p>
-                </footer>
-                </body>
-                </html>
-                """.formatted(REFRESH_SECONDS));
+        if (!content.maintenances().isEmpty()) {
+            html.append("<section class=\"group\" aria-labelledby=\"maintenance-heading\">\n")
+                    .append("<h2 id=\"maintenance-heading\">Scheduled maintenance</h2>\n");
+            content.maintenances().forEach(maintenance -> IncidentHtml.maintenance(html, maintenance, names));
+            html.append("</section>\n");
+        }
+        List<Service> spotlighted =
+                services.stream().filter(Service::spotlighted).toList();
+        List<Service> others = services.stream().filter(s -> !s.spotlighted()).toList();
+        if (others.isEmpty() || spotlighted.isEmpty()) {
+            group(html, "services", "Services", services, content.uptime());
+        } else {
+            group(html, "spotlighted", "Spotlighted services", spotlighted, content.uptime());
+            group(html, "others", "Other services", others, content.uptime());
+        }
+        PageLayout.close(html, "/status");
         return html.toString();
     }
 
@@ -77,11 +71,12 @@ final class StatusPageView {
         return services.stream()
                 .map(Service::updatedAt)
                 .max(Comparator.naturalOrder())
-                .map(at -> "<p class=\"updated\">Last updated " + time(at) + "</p>")
+                .map(at -> "<p class=\"updated\">Last updated " + PageText.time(at) + "</p>")
                 .orElse("");
     }
 
-    private static void group(StringBuilder html, String key, String heading, List<Service> services) {
+    private static void group(
+            StringBuilder html, String key, String heading, List<Service> services, Map<String, UptimeReport> uptime) {
         if (services.isEmpty()) {
             return;
         }
@@ -92,11 +87,11 @@ final class StatusPageView {
                 .append("-heading\">")
                 .append(heading)
                 .append("</h2>\n<ul class=\"services\">\n");
-        services.forEach(service -> item(html, service));
+        services.forEach(service -> item(html, service, Optional.ofNullable(uptime.get(service.id()))));
         html.append("</ul>\n</section>\n");
     }
 
-    private static void item(StringBuilder html, Service service) {
+    private static void item(StringBuilder html, Service service, Optional<UptimeReport> uptime) {
         StatusWords words = StatusWords.of(service.status());
         html.append("<li class=\"service tone-")
                 .append(words.tone())
@@ -116,11 +111,9 @@ final class StatusPageView {
                 .append("<span class=\"visually-hidden\">Status: </span>")
                 .append(words.label())
                 .append("</p>\n<p class=\"updated\">Updated ")
-                .append(time(service.updatedAt()))
-                .append("</p>\n</div>\n</li>\n");
-    }
-
-    private static String time(Instant at) {
-        return "<time datetime=\"" + Times.format(at) + "\">" + HUMAN_TIME.format(at) + "</time>";
+                .append(PageText.time(service.updatedAt()))
+                .append("</p>\n</div>\n");
+        uptime.ifPresent(report -> UptimeBars.render(html, report));
+        html.append("</li>\n");
     }
 }

@@ -28,6 +28,12 @@ class MalformedFramingTest {
     /** A credit of one token: 13 bytes, 0xd. */
     private static final String CREDIT = "{\"amount\": 1}";
 
+    /** The code of a request refused for its body's framing. */
+    private static final String BODY = "invalid_body";
+
+    /** The code of a request refused for its request line or a header line. */
+    private static final String HEAD = "bad_request";
+
     private static TestNode node;
     private static Api admin;
     private static String accountId;
@@ -80,49 +86,71 @@ class MalformedFramingTest {
         chunked(cases, "trailer field", "d\r\n" + CREDIT + "\r\n0\r\nX-Trailer: 1\r\n\r\n");
         chunked(cases, "trailer smuggling a length", "d\r\n" + CREDIT + "\r\n0\r\nContent-Length: 5\r\n\r\n");
         // How long the body is.
-        framed(cases, "Content-Length and Transfer-Encoding", "Content-Length: 13\r\nTransfer-Encoding: chunked\r\n");
-        framed(cases, "Transfer-Encoding and Content-Length", "Transfer-Encoding: chunked\r\nContent-Length: 13\r\n");
-        framed(cases, "Transfer-Encoding with Content-Length 0", "Transfer-Encoding: chunked\r\nContent-Length: 0\r\n");
-        framed(cases, "two different Content-Lengths", "Content-Length: 13\r\nContent-Length: 12\r\n");
-        framed(cases, "the same Content-Length twice", "Content-Length: 13\r\nContent-Length: 13\r\n");
-        framed(cases, "a Content-Length list", "Content-Length: 13, 13\r\n");
-        framed(cases, "Content-Length with a plus sign", "Content-Length: +13\r\n");
-        framed(cases, "negative Content-Length", "Content-Length: -13\r\n");
-        framed(cases, "Content-Length in hex", "Content-Length: 0xd\r\n");
-        framed(cases, "huge Content-Length", "Content-Length: 99999999999999999999999\r\n");
-        framed(cases, "Transfer-Encoding twice", "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n");
-        framed(cases, "Transfer-Encoding list", "Transfer-Encoding: gzip, chunked\r\n");
-        framed(cases, "Transfer-Encoding not chunked", "Transfer-Encoding: xchunked\r\n");
-        framed(cases, "Transfer-Encoding identity", "Transfer-Encoding: identity\r\nContent-Length: 13\r\n");
-        framed(cases, "space before the colon of Content-Length", "Content-Length : 13\r\n");
-        framed(cases, "space before the colon of Transfer-Encoding", "Transfer-Encoding : chunked\r\n");
+        framed(
+                cases,
+                "Content-Length and Transfer-Encoding",
+                "Content-Length: 13\r\nTransfer-Encoding: chunked\r\n",
+                BODY);
+        framed(
+                cases,
+                "Transfer-Encoding and Content-Length",
+                "Transfer-Encoding: chunked\r\nContent-Length: 13\r\n",
+                BODY);
+        framed(
+                cases,
+                "Transfer-Encoding with Content-Length 0",
+                "Transfer-Encoding: chunked\r\nContent-Length: 0\r\n",
+                BODY);
+        framed(cases, "two different Content-Lengths", "Content-Length: 13\r\nContent-Length: 12\r\n", BODY);
+        framed(cases, "the same Content-Length twice", "Content-Length: 13\r\nContent-Length: 13\r\n", BODY);
+        framed(cases, "a Content-Length list", "Content-Length: 13, 13\r\n", BODY);
+        framed(cases, "Content-Length with a plus sign", "Content-Length: +13\r\n", BODY);
+        framed(cases, "negative Content-Length", "Content-Length: -13\r\n", BODY);
+        framed(cases, "Content-Length in hex", "Content-Length: 0xd\r\n", BODY);
+        framed(cases, "huge Content-Length", "Content-Length: 99999999999999999999999\r\n", BODY);
+        framed(cases, "Transfer-Encoding twice", "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n", BODY);
+        framed(cases, "Transfer-Encoding list", "Transfer-Encoding: gzip, chunked\r\n", BODY);
+        framed(cases, "Transfer-Encoding not chunked", "Transfer-Encoding: xchunked\r\n", BODY);
+        framed(cases, "Transfer-Encoding identity", "Transfer-Encoding: identity\r\nContent-Length: 13\r\n", BODY);
+        framed(cases, "space before the colon of Content-Length", "Content-Length : 13\r\n", HEAD);
+        framed(cases, "space before the colon of Transfer-Encoding", "Transfer-Encoding : chunked\r\n", HEAD);
         // Header lines.
-        framed(cases, "obs-fold of Transfer-Encoding", "Transfer-Encoding:\r\n chunked\r\nContent-Length: 13\r\n");
-        framed(cases, "obs-fold of Content-Length", "Content-Length:\r\n\t13\r\n");
-        framed(cases, "obs-fold of another header", "X-Note: one\r\n two\r\nContent-Length: 13\r\n");
-        framed(cases, "header line ended by LF alone", "X-Note: one\nContent-Length: 13\r\n");
-        framed(cases, "header line with a CR alone", "X-Note: one\rtwo\r\nContent-Length: 13\r\n");
-        framed(cases, "Content-Length line ended by LF alone", "Content-Length: 13\n");
+        framed(
+                cases,
+                "obs-fold of Transfer-Encoding",
+                "Transfer-Encoding:\r\n chunked\r\nContent-Length: 13\r\n",
+                HEAD);
+        framed(cases, "obs-fold of Content-Length", "Content-Length:\r\n\t13\r\n", HEAD);
+        framed(cases, "obs-fold of another header", "X-Note: one\r\n two\r\nContent-Length: 13\r\n", HEAD);
+        framed(cases, "header line ended by LF alone", "X-Note: one\nContent-Length: 13\r\n", HEAD);
+        framed(cases, "header line with a CR alone", "X-Note: one\rtwo\r\nContent-Length: 13\r\n", HEAD);
+        framed(cases, "Content-Length line ended by LF alone", "Content-Length: 13\n", HEAD);
         cases.add(Arguments.of(
                 "request line ended by LF alone",
                 ascii("POST /admin/accounts/ACCOUNT/credits HTTP/1.1\nHost: x\r\nX-ApiKey: ADMIN\r\n"
-                        + "Content-Type: application/json\r\nContent-Length: 13\r\n\r\n" + CREDIT)));
+                        + "Content-Type: application/json\r\nContent-Length: 13\r\n\r\n" + CREDIT),
+                HEAD));
         cases.add(Arguments.of(
                 "every line ended by LF alone",
                 ascii("POST /admin/accounts/ACCOUNT/credits HTTP/1.1\nHost: x\nX-ApiKey: ADMIN\n"
-                        + "Content-Type: application/json\nContent-Length: 13\n\n" + CREDIT)));
+                        + "Content-Type: application/json\nContent-Length: 13\n\n" + CREDIT),
+                HEAD));
         return cases;
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("malformedRequests")
-    void aMalformedRequestIsAnswered400AndClosedAndNothingBehindItRuns(String name, byte[] malformed) throws Exception {
+    void aMalformedRequestIsAnswered400AndClosedAndNothingBehindItRuns(String name, byte[] malformed, String code)
+            throws Exception {
         long balance = balance();
 
         RawHttp.Exchange exchange = RawHttp.exchange(port(), concat(resolve(malformed), pipelinedCredit(1000)));
 
         assertThat(exchange.statuses()).as(exchange.text()).containsExactly(400);
-        assertThat(exchange.text()).contains("application/problem+json").contains("Connection: close");
+        assertThat(exchange.text())
+                .contains("application/problem+json")
+                .contains("\"code\":\"" + code + "\"")
+                .contains("Connection: close");
         assertThat(exchange.closed()).as("closed within a second").isTrue();
         assertThat(balance()).as("no credit applied").isEqualTo(balance);
     }
@@ -201,14 +229,15 @@ class MalformedFramingTest {
     }
 
     private static void chunked(List<Arguments> cases, String name, String body) {
-        cases.add(Arguments.of(name, chunkedCredit(body)));
+        cases.add(Arguments.of(name, chunkedCredit(body), BODY));
     }
 
-    private static void framed(List<Arguments> cases, String name, String framingHeaders) {
+    private static void framed(List<Arguments> cases, String name, String framingHeaders, String code) {
         cases.add(Arguments.of(
                 name,
                 ascii("POST /admin/accounts/ACCOUNT/credits HTTP/1.1\r\nHost: x\r\nX-ApiKey: ADMIN\r\n"
-                        + "Content-Type: application/json\r\n" + framingHeaders + "\r\n" + CREDIT)));
+                        + "Content-Type: application/json\r\n" + framingHeaders + "\r\n" + CREDIT),
+                code));
     }
 
     private static byte[] chunkedCredit(String body) {

@@ -20,7 +20,7 @@ class StatusPageTest {
     @Test
     void isOffByDefaultAndThenAnswersLikeAnyUnknownPath() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
-            for (String path : new String[] {"/status", "/status/status.css"}) {
+            for (String path : new String[] {"/status", "/status/history", "/status/status.css", "/status/status.js"}) {
                 Reply reply = node.anonymous().get(path);
                 assertThat(reply.status()).as(path).isEqualTo(404);
                 assertThat(reply.code()).isEqualTo("not_found");
@@ -48,6 +48,25 @@ class StatusPageTest {
                 .hasMessageContaining("--public-status-page / PULSELEDGER_PUBLIC_STATUS_PAGE");
     }
 
+    @Test
+    void theProviderNameAndLinkAreSettingsAndABadLinkIsNamed() {
+        try (TestNode node = TestNode.start(
+                TestStore.SQLITE.newDatabaseUrl(),
+                "--public-status-page",
+                "--status-page-name",
+                "Acme <Cloud>",
+                "--status-page-url",
+                "https://status.acme.example/?a=1&b=2")) {
+            String html = node.anonymous().get("/status").text();
+            assertThat(html)
+                    .contains("<title>Current status · Acme &lt;Cloud&gt; status</title>")
+                    .contains("<a href=\"https://status.acme.example/?a=1&amp;b=2\">Acme &lt;Cloud&gt; status</a>");
+        }
+        assertThatThrownBy(() -> ServeCommand.parseConfig("--status-page-url=javascript:alert(1)"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("--status-page-url / PULSELEDGER_STATUS_PAGE_URL");
+    }
+
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void listsPublicServicesSpotlightedFirstWithOperatorTextEscaped(TestStore store) {
@@ -68,10 +87,14 @@ class StatusPageTest {
                     .contains("&#34;quoted&#34; &amp; &#39;single&#39;")
                     .doesNotContain("<img")
                     .doesNotContain("Hidden thing")
-                    .doesNotContain("<script");
+                    .doesNotContain("<script>");
             assertThat(page.text().indexOf("data-service=\"api\""))
                     .isLessThan(page.text().indexOf("data-service=\"billing\""));
-            assertThat(page.text()).contains("<meta http-equiv=\"refresh\" content=\"30\">");
+            // Refreshed by its own script, with a plain reload link for browsers without JavaScript.
+            assertThat(page.text())
+                    .doesNotContain("http-equiv=\"refresh\"")
+                    .contains("<script src=\"/status/status.js\" defer></script>")
+                    .contains("<a href=\"/status\">Reload this page</a>");
         }
     }
 
@@ -85,8 +108,10 @@ class StatusPageTest {
                     .contains("default-src 'none'")
                     .contains("style-src 'self'")
                     .contains("frame-ancestors 'none'")
-                    .doesNotContain("script-src")
-                    .doesNotContain("unsafe-inline");
+                    .contains("script-src 'self'")
+                    .contains("connect-src 'self'")
+                    .doesNotContain("unsafe-inline")
+                    .doesNotContain("unsafe-eval");
             assertThat(page.header("X-Content-Type-Options")).contains("nosniff");
             assertThat(page.header("X-Frame-Options")).contains("DENY");
             assertThat(page.header("Referrer-Policy")).contains("no-referrer");
@@ -107,6 +132,9 @@ class StatusPageTest {
             Reply css = anonymous.get("/status/status.css");
             assertThat(css.status()).isEqualTo(200);
             assertThat(css.contentType()).startsWith("text/css");
+            Reply script = anonymous.get("/status/status.js");
+            assertThat(script.status()).isEqualTo(200);
+            assertThat(script.contentType()).startsWith("text/javascript");
         }
     }
 }

@@ -104,6 +104,13 @@ public final class Browser implements AutoCloseable {
         driver.manage().window().setSize(new Dimension(widthPixels, heightPixels));
     }
 
+    /** Emulates the visitor's colour preference, {@code light} or {@code dark}, for the pages shown next. */
+    public void colorScheme(String scheme) {
+        driver.executeCdpCommand(
+                "Emulation.setEmulatedMedia",
+                Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
+    }
+
     /** Runs JavaScript in the page through the driver (works even where the page may run none). */
     public Object script(String javascript, Object... args) {
         return ((JavascriptExecutor) driver).executeScript(javascript, args);

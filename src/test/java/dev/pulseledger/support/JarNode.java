@@ -39,9 +39,12 @@ public final class JarNode implements AutoCloseable {
         this.port = port;
     }
 
-    /** Starts {@code java -jar target/pulseledger.jar serve} on a free port and waits until it listens. */
-    public static JarNode start(String databaseUrl) {
-        return launch(List.of("-jar", JAR.toString(), "serve"), databaseUrl);
+    /**
+     * Starts {@code java -jar target/pulseledger.jar serve} on a free port, with any further
+     * {@code serve} flags, and waits until it listens.
+     */
+    public static JarNode start(String databaseUrl, String... extraFlags) {
+        return launch(List.of("-jar", JAR.toString(), "serve"), databaseUrl, List.of(extraFlags));
     }
 
     /**
@@ -59,10 +62,11 @@ public final class JarNode implements AutoCloseable {
                         start.toString(),
                         Long.toString(realStartMillis),
                         Long.toString(rate)),
-                databaseUrl);
+                databaseUrl,
+                List.of());
     }
 
-    private static JarNode launch(List<String> launcher, String databaseUrl) {
+    private static JarNode launch(List<String> launcher, String databaseUrl, List<String> extraFlags) {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR + " is missing: integration tests run after `./mvnw package`");
         }
@@ -70,6 +74,7 @@ public final class JarNode implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m"));
         command.addAll(launcher);
         command.addAll(List.of("--host", "127.0.0.1", "--port", "0", "--database-url", databaseUrl));
+        command.addAll(extraFlags);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         // Through the environment, not a flag, so the key does not show in the process list.
         builder.environment().put("PULSELEDGER_ADMIN_KEY", TestNode.ADMIN_KEY);
