@@ -282,7 +282,7 @@ public final class Application implements AutoCloseable {
                 .register(routes);
         new ConsoleRoutes(
                         new ConsoleRoutes.Stores(
-                                database, accounts, plans, keys, ledger, services, feed, incidents, webhooks),
+                                database, accounts, plans, keys, ledger, balances, services, feed, incidents, webhooks),
                         authenticator,
                         clock)
                 .register(routes);

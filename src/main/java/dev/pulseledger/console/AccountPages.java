@@ -19,6 +19,8 @@ import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.PlanChangeResult;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
+import dev.pulseledger.tokens.BalanceReader;
+import dev.pulseledger.tokens.BalanceView;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.HashMap;
@@ -41,6 +43,7 @@ final class AccountPages {
     private final PlanStore plans;
     private final KeyStore keys;
     private final LedgerWriter ledger;
+    private final BalanceReader balances;
     private final SpendingQueries spendings;
     private final Authenticator authenticator;
     private final ConsoleView view;
@@ -50,6 +53,7 @@ final class AccountPages {
             PlanStore plans,
             KeyStore keys,
             LedgerWriter ledger,
+            BalanceReader balances,
             SpendingQueries spendings,
             Authenticator authenticator,
             ConsoleView view) {
@@ -57,6 +61,7 @@ final class AccountPages {
         this.plans = plans;
         this.keys = keys;
         this.ledger = ledger;
+        this.balances = balances;
         this.spendings = spendings;
         this.authenticator = authenticator;
         this.view = view;
@@ -149,8 +154,15 @@ final class AccountPages {
             String formName,
             long ledgerBefore,
             String done) {
+        Optional<BalanceView> first = Queued.call(() -> balances.balance(accountId));
+        // A renewal or an expiry that is due happens first: the page never shows a stale period.
+        Optional<BalanceView> breakdown = first.isPresent()
+                        && Queued.call(
+                                () -> ledger.catchUpIfDue(accountId, first.get().dueAt()))
+                ? Queued.call(() -> balances.balance(accountId))
+                : first;
         Optional<Account> found = accounts.find(accountId);
-        if (found.isEmpty()) {
+        if (found.isEmpty() || breakdown.isEmpty()) {
             view.notFound(res, session);
             return;
         }
@@ -158,6 +170,7 @@ final class AccountPages {
         Page<LedgerEntry> ledger = accounts.ledger(accountId, ledgerBefore, LEDGER_PAGE_SIZE);
         Map<String, Object> model = new HashMap<>();
         model.put("account", account);
+        model.put("breakdown", breakdown.get());
         model.put("plan", plans.find(account.planId()).map(Plan::name).orElse(account.planId()));
         model.put("plans", plans.list());
         model.put("ledger", ledger.items());

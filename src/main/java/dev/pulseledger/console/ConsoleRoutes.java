@@ -12,6 +12,7 @@ import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.status.IncidentStore;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.webhooks.WebhookStore;
 import java.time.Clock;
 
@@ -27,6 +28,7 @@ public final class ConsoleRoutes {
             PlanStore plans,
             KeyStore keys,
             LedgerWriter ledger,
+            BalanceReader balances,
             ServiceStore services,
             PulseFeed feed,
             IncidentStore incidents,
@@ -63,6 +65,7 @@ public final class ConsoleRoutes {
                 stores.plans(),
                 stores.keys(),
                 stores.ledger(),
+                stores.balances(),
                 new SpendingQueries(stores.database()),
                 authenticator,
                 view);

@@ -144,6 +144,15 @@ class ConsoleBrowserTest {
         WebElement spend = page.findElement(By.cssSelector("#ledger tr[data-kind='spend']"));
         assertThat(spend.getText()).contains("-100", "900");
         assertThat(page.findElement(By.id("balance")).getText()).startsWith("900");
+        assertThat(page.findElement(By.id("credits")).getText()).isEqualTo("900");
+        assertThat(page.findElement(By.id("allowance")).getText())
+                .isEqualTo(
+                        caller.get("/api/tokens/balance")
+                                        .json()
+                                        .path("allowance")
+                                        .isNull()
+                                ? "none"
+                                : "0 of 0");
         check("account");
 
         // Revoke the key: the API refuses it.

@@ -1,0 +1,43 @@
+package dev.pulseledger.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pulseledger.support.Api;
+import dev.pulseledger.support.ConsoleClient;
+import dev.pulseledger.support.TestNode;
+import dev.pulseledger.support.TestStore;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The account page shows the balance breakdown and the current period the API reports. */
+class ConsoleAccountPageTest {
+    @Test
+    void theAccountPageShowsTheAllowanceCreditsAndPeriod() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Api admin = node.admin();
+            assertThat(admin.post(
+                                    "/admin/plans",
+                                    Map.of("id", "pro", "name", "Pro", "allowance", 500, "period", "month"))
+                            .status())
+                    .isEqualTo(201);
+            String accountId = admin.post("/admin/accounts", Map.of("name", "Periodic", "planId", "pro"))
+                    .json()
+                    .get("id")
+                    .asText();
+            assertThat(admin.post("/admin/accounts/" + accountId + "/credits", Map.of("amount", 250))
+                            .status())
+                    .isEqualTo(201);
+            ConsoleClient console = new ConsoleClient(node.baseUrl());
+            assertThat(console.signIn(TestNode.ADMIN_KEY).statusCode()).isEqualTo(303);
+
+            String page = console.get("/console/accounts/" + accountId).body();
+
+            assertThat(page)
+                    .contains("<p class=\"big\" id=\"balance\">750 ")
+                    .contains("<dd id=\"allowance\">500 of 500</dd>")
+                    .contains("<dd id=\"credits\">250</dd>")
+                    .containsPattern("<dd id=\"period\">\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC to ")
+                    .contains("<dd id=\"next-expiry\">500 tokens at ");
+        }
+    }
+}
