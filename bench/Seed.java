@@ -16,13 +16,18 @@ import java.util.List;
 /**
  * The bench data: one hot account and {@code accounts} spread accounts, each with one caller key,
  * written straight into a fresh database in one transaction (through the API this would cost a
- * commit per account). The SQL follows the V1 schema.
+ * commit per account). The SQL follows the schema of V10: each account's tokens sit in one never-expiring
+ * grant, and its first period (on the free plan, which grants nothing) runs from now for a month.
  */
 record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
-    private static final String INSERT_ACCOUNT = "INSERT INTO accounts (id, name, plan_id, balance, status, created_at)"
-            + " VALUES (?, ?, 'free', ?, 'active', ?)";
+    private static final String INSERT_ACCOUNT = "INSERT INTO accounts (id, name, plan_id, balance, status, created_at,"
+            + " period_anchor, period_start, period_end, period_granted, due_at)"
+            + " VALUES (?, ?, 'free', ?, 'active', ?, ?, ?, ?, 0, ?)";
+    private static final String INSERT_GRANT = "INSERT INTO grants (id, account_id, kind, amount, remaining, expired,"
+            + " expires_at, period_start, created_at) VALUES (?, ?, 'credit', ?, ?, 0, NULL, NULL, ?)";
     private static final String INSERT_CREDIT = "INSERT INTO ledger_entries (account_id, kind, amount, balance_after,"
-            + " spending_id, reason, created_at) VALUES (?, 'credit', ?, ?, NULL, 'opening balance', ?)";
+            + " spending_id, grant_id, reason, created_at) VALUES (?, 'credit', ?, ?, NULL, ?, 'opening balance', ?)";
+    private static final long MONTH_MILLIS = Duration.ofDays(30).toMillis();
     private static final String INSERT_KEY = "INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at)"
             + " VALUES (?, ?, 'bench', ?, ?, ?)";
 
@@ -38,6 +43,7 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
         try (Database database = open(url)) {
             database.inTransaction(connection -> {
                 try (PreparedStatement account = connection.prepareStatement(INSERT_ACCOUNT);
+                        PreparedStatement grant = connection.prepareStatement(INSERT_GRANT);
                         PreparedStatement credit = connection.prepareStatement(INSERT_CREDIT);
                         PreparedStatement key = connection.prepareStatement(INSERT_KEY)) {
                     long now = System.currentTimeMillis();
@@ -49,11 +55,23 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
                         account.setString(2, i == 0 ? "bench-hot" : "bench-" + i);
                         account.setLong(3, balance);
                         account.setLong(4, now);
+                        account.setLong(5, now);
+                        account.setLong(6, now);
+                        account.setLong(7, now + MONTH_MILLIS);
+                        account.setLong(8, now + MONTH_MILLIS);
                         account.addBatch();
+                        String grantId = Ids.grant();
+                        grant.setString(1, grantId);
+                        grant.setString(2, accountId);
+                        grant.setLong(3, balance);
+                        grant.setLong(4, balance);
+                        grant.setLong(5, now);
+                        grant.addBatch();
                         credit.setString(1, accountId);
                         credit.setLong(2, balance);
                         credit.setLong(3, balance);
-                        credit.setLong(4, now);
+                        credit.setString(4, grantId);
+                        credit.setLong(5, now);
                         credit.addBatch();
                         key.setString(1, Ids.key());
                         key.setString(2, accountId);
@@ -69,6 +87,7 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
                         }
                     }
                     account.executeBatch();
+                    grant.executeBatch();
                     credit.executeBatch();
                     key.executeBatch();
                 }
