@@ -69,6 +69,8 @@ import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.tokens.IdempotencyCleaner;
 import dev.pulseledger.tokens.TokenRoutes;
+import dev.pulseledger.usage.LedgerHistory;
+import dev.pulseledger.usage.UsageRoutes;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
 import dev.pulseledger.webhooks.WebhookStore;
@@ -253,8 +255,19 @@ public final class Application implements AutoCloseable {
                 .register(routes);
         BalanceReader balances =
                 parts.add("balance reader", new BalanceReader(database, config.get(Settings.DB_STATEMENT_TIMEOUT)));
-        new TokenRoutes(access, ledger, balances, new SpendingQueries(database), accounts, plans, metrics)
+        LedgerHistory ledgerHistory = new LedgerHistory(database);
+        new TokenRoutes(
+                        access,
+                        ledger,
+                        balances,
+                        new SpendingQueries(database),
+                        accounts,
+                        plans,
+                        metrics,
+                        ledgerHistory,
+                        clock)
                 .register(routes);
+        new UsageRoutes(access, ledgerHistory, clock).register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);

@@ -8,6 +8,7 @@ import io.helidon.http.HttpException;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
 import java.util.Optional;
 
 /** Reads headers, query parameters and bodies from requests, within limits. */
@@ -23,6 +24,9 @@ public final class Requests {
 
     public static final int DEFAULT_PAGE_SIZE = 20;
     public static final int MAX_PAGE_SIZE = 100;
+
+    private static final Instant EARLIEST_TIMESTAMP = Instant.parse("2000-01-01T00:00:00Z");
+    private static final Instant LATEST_TIMESTAMP = Instant.parse("9999-01-01T00:00:00Z");
     private static final Header CONNECTION_CLOSE = HeaderValues.CONNECTION_CLOSE;
 
     private Requests() {}
@@ -60,6 +64,20 @@ public final class Requests {
         }
         throw ProblemException.badRequest(
                 "invalid_limit", "Query parameter 'limit' must be a whole number from 1 to 100.");
+    }
+
+    /**
+     * A timestamp query parameter (RFC 3339, from the year 2000 to 9998), or a 400 {@code invalid_<name>}
+     * naming it.
+     */
+    public static Optional<Instant> timestamp(ServerRequest req, String name) {
+        return query(req, name)
+                .map(text -> Times.parse(text)
+                        .filter(at -> !at.isBefore(EARLIEST_TIMESTAMP) && at.isBefore(LATEST_TIMESTAMP))
+                        .orElseThrow(() -> ProblemException.badRequest(
+                                "invalid_" + name,
+                                "Query parameter '" + name + "' must be an RFC 3339 timestamp such as"
+                                        + " 2026-11-21T10:00:00Z, from the year 2000 on.")));
     }
 
     public static Optional<String> query(ServerRequest req, String name) {

@@ -40,6 +40,8 @@ final class TokenJson {
 
     record ExpiryBody(long amount, String at) {}
 
+    record BalanceAtBody(long balance, String at) {}
+
     record SpendingPage(List<SpendingBody> data, @Nullable String nextCursor) {}
 
     static SpentBody spent(SpendResult.Spent spent) {

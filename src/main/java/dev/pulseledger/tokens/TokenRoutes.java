@@ -12,6 +12,7 @@ import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Caller;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.RevertResult;
@@ -20,12 +21,15 @@ import dev.pulseledger.ledger.SpendResult;
 import dev.pulseledger.ledger.Spending;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
+import dev.pulseledger.usage.LedgerHistory;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,6 +51,8 @@ public final class TokenRoutes {
     private final PlanStore plans;
     private final MeterRegistry metrics;
     private final Counter reverts;
+    private final LedgerHistory history;
+    private final Clock clock;
 
     public TokenRoutes(
             Access access,
@@ -55,8 +61,12 @@ public final class TokenRoutes {
             SpendingQueries spendings,
             AccountStore accounts,
             PlanStore plans,
-            MeterRegistry metrics) {
+            MeterRegistry metrics,
+            LedgerHistory history,
+            Clock clock) {
         this.access = access;
+        this.history = history;
+        this.clock = clock;
         this.ledger = ledger;
         this.balances = balances;
         this.spendings = spendings;
@@ -136,6 +146,11 @@ public final class TokenRoutes {
     /** The balance with its breakdown; a renewal or expiry that is due happens first. */
     private void balance(ServerRequest req, ServerResponse res) {
         Caller caller = access.caller(req);
+        Optional<Instant> at = Requests.timestamp(req, "at");
+        if (at.isPresent()) {
+            balanceAt(caller, at.get(), res);
+            return;
+        }
         BalanceView view =
                 Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         if (Queued.call(() -> ledger.catchUpIfDue(caller.accountId(), view.dueAt()))) {
@@ -145,6 +160,15 @@ public final class TokenRoutes {
             return;
         }
         Responses.ok(res, TokenJson.balance(view));
+    }
+
+    /** The balance right after the last ledger line at or before {@code at} (CONTRACT §11). */
+    private void balanceAt(Caller caller, Instant at, ServerResponse res) {
+        if (at.isAfter(clock.instant())) {
+            throw ProblemException.badRequest(
+                    "invalid_at", "Query parameter 'at' must not be in the future; omit it for the balance now.");
+        }
+        Responses.ok(res, new TokenJson.BalanceAtBody(history.balanceAt(caller.accountId(), at), Times.format(at)));
     }
 
     /** The plan with the current period; a renewal that is due happens first. */

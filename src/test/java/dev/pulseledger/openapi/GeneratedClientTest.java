@@ -36,6 +36,7 @@ class GeneratedClientTest {
             "getServiceUptime",
             "streamPulse",
             "getBalance",
+            "getUsage",
             "getPlan",
             "spendTokens",
             "listSpendings",
@@ -59,7 +60,7 @@ class GeneratedClientTest {
             assertThat(pulse.listPulseIncidents(10, null, null).getData()).isEmpty();
             assertThat(pulse.getServiceUptime("api", 7, null).getServiceId()).isEqualTo("api");
 
-            assertThat(tokens.getBalance(null).getBalance()).isEqualTo(1000);
+            assertThat(tokens.getBalance(null, null).getBalance().getBalance()).isEqualTo(1000);
             assertThat(tokens.getPlan(null).getId()).isNotBlank();
             Spent spent = tokens.spendTokens(100, "order-1", null);
             assertThat(spent.getBalance()).isEqualTo(900);
@@ -73,7 +74,9 @@ class GeneratedClientTest {
                     .isEqualTo(100);
             Reverted reverted = tokens.revertSpending(spent.getSpendingId(), null);
             assertThat(reverted.getStatus()).isEqualTo(Reverted.StatusEnum.REVERTED);
-            assertThat(tokens.getBalance(null).getBalance()).isEqualTo(1000);
+            assertThat(tokens.getBalance(null, null).getBalance().getBalance()).isEqualTo(1000);
+            assertThat(tokens.getUsage(null, null, null, null).getTotal().getSpent())
+                    .isEqualTo(100);
 
             assertThatThrownBy(() -> tokens.spendTokens(5000, null, null))
                     .isInstanceOfSatisfying(
