@@ -15,9 +15,11 @@ import dev.pulseledger.console.ConsoleRoutes;
 import dev.pulseledger.console.SpendActivity;
 import dev.pulseledger.console.SpendActivityFilter;
 import dev.pulseledger.docs.DocsRoutes;
+import dev.pulseledger.events.AccountStreamRoutes;
+import dev.pulseledger.events.EventFeed;
+import dev.pulseledger.events.EventStreams;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
-import dev.pulseledger.events.StatusChangeFeed;
 import dev.pulseledger.health.HealthRoutes;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.AccessLog;
@@ -202,8 +204,7 @@ public final class Application implements AutoCloseable {
         parts.add(
                 "maintenance scheduler",
                 MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate));
-        StatusChangeFeed statusChanges =
-                parts.add("status change feed", StatusChangeFeed.start(outbox, events.pollInterval()));
+        EventFeed eventFeed = parts.add("event feed", EventFeed.start(outbox, events.pollInterval()));
         parts.add(
                 "webhook worker",
                 DeliveryWorker.start(
@@ -246,16 +247,17 @@ public final class Application implements AutoCloseable {
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
         new PulseRoutes(access, feed).register(routes);
-        new PulseStreamRoutes(
-                        access,
-                        statusChanges,
-                        events.heartbeatInterval(),
-                        config.serverLimits().maxConcurrentRequests() / 2,
-                        metrics)
-                .register(routes);
+        EventStreams streams = new EventStreams(
+                access,
+                eventFeed,
+                events.heartbeatInterval(),
+                config.serverLimits().maxConcurrentRequests() / 2,
+                metrics);
+        new PulseStreamRoutes(access, streams).register(routes);
         BalanceReader balances =
                 parts.add("balance reader", new BalanceReader(database, config.get(Settings.DB_STATEMENT_TIMEOUT)));
         LedgerHistory ledgerHistory = new LedgerHistory(database);
+        new AccountStreamRoutes(access, streams, ledgerHistory).register(routes);
         new TokenRoutes(
                         access,
                         ledger,
@@ -296,7 +298,9 @@ public final class Application implements AutoCloseable {
 
         RequestDeadlines deadlines = parts.add(
                 "request deadlines",
-                new RequestDeadlines(config.serverLimits().requestTimeout(), Set.of(PulseStreamRoutes.PATH)));
+                new RequestDeadlines(
+                        config.serverLimits().requestTimeout(),
+                        Set.of(PulseStreamRoutes.PATH, AccountStreamRoutes.PATH)));
         WebServerConfig.Builder serverConfig = WebServer.builder()
                 .host(config.get(Settings.HOST))
                 .port(config.get(Settings.PORT))
@@ -315,7 +319,7 @@ public final class Application implements AutoCloseable {
                     config.get(Settings.HOST), config.get(Settings.PORT), "the web server did not start");
         }
         // Closed before the server stops, so that open event streams end instead of holding it up.
-        parts.add("open event streams", statusChanges, statusChanges::close);
+        parts.add("open event streams", eventFeed, eventFeed::close);
         LOG.info(
                 "Pulseledger {} listening on {} with {}",
                 BuildInfo.version(),

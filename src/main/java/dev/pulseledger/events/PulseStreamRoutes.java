@@ -1,118 +1,60 @@
 package dev.pulseledger.events;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pulseledger.http.Access;
-import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Caller;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
-import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Set;
 
 /**
- * {@code GET /api/pulse/stream}: public service status changes as Server-Sent Events, with
- * heartbeats and resumption by {@code Last-Event-ID}. Handlers run on virtual threads, so each open
- * stream is a plain blocking loop.
+ * {@code GET /api/pulse/stream}: public service status changes and incidents as Server-Sent Events, with
+ * heartbeats and resumption by {@code Last-Event-ID}.
  */
 public final class PulseStreamRoutes {
-    private static final Logger LOG = LoggerFactory.getLogger(PulseStreamRoutes.class);
-
     public static final String PATH = "/api/pulse/stream";
-    public static final int MAX_STREAMS_PER_KEY = 3;
-    /** Streams end after this long; the client reconnects with Last-Event-ID and loses nothing. */
-    public static final Duration MAX_STREAM_LIFETIME = Duration.ofHours(1);
-    /** Most changes replayed to a resuming client. */
-    public static final int MAX_REPLAYED = 1000;
 
-    private static final int MAX_LAST_EVENT_ID_LENGTH = 19;
-    private static final HeaderName LAST_EVENT_ID = HeaderNames.create("Last-Event-ID");
+    static final HeaderName LAST_EVENT_ID = HeaderNames.create("Last-Event-ID");
 
     private final Access access;
-    private final StatusChangeFeed feed;
-    private final Duration heartbeatInterval;
-    private final StreamPermits permits;
+    private final EventStreams streams;
 
-    /**
-     * @param maxStreamsPerNode open streams this node allows in all; each holds one of the server's
-     *     concurrent requests, so this must stay well below that limit
-     */
-    public PulseStreamRoutes(
-            Access access,
-            StatusChangeFeed feed,
-            Duration heartbeatInterval,
-            int maxStreamsPerNode,
-            MeterRegistry metrics) {
+    public PulseStreamRoutes(Access access, EventStreams streams) {
         this.access = access;
-        this.feed = feed;
-        this.heartbeatInterval = heartbeatInterval;
-        this.permits = new StreamPermits(MAX_STREAMS_PER_KEY, Math.max(1, maxStreamsPerNode));
-        Gauge.builder("pulseledger.sse.streams.open", permits, StreamPermits::open)
-                .description("Event streams (/api/pulse/stream) open on this node")
-                .register(metrics);
+        this.streams = streams;
     }
 
     public void register(RouteTable routes) {
         routes.get(PATH, this::stream);
     }
 
-    @SuppressWarnings("try") // the permit is held for the stream's lifetime and released by closing it
     private void stream(ServerRequest req, ServerResponse res) {
         Caller caller = access.caller(req);
-        long resumeAfter = lastEventId(req);
-        try (StreamPermits.Permit permit = permits.acquire(caller.keyId());
-                StatusChangeFeed.Subscription subscription =
-                        feed.subscribe().orElseThrow(PulseStreamRoutes::shuttingDown)) {
-            res.status(Status.OK_200);
-            res.header(HeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
-            // Proxies such as nginx would otherwise buffer the stream.
-            res.header("X-Accel-Buffering", "no");
-            if (req.prologue().method().equals(Method.HEAD)) {
-                res.send();
-                return;
-            }
-            try (OutputStream out = res.outputStream()) {
-                new SseStream(out, feed, subscription, heartbeatInterval, () -> access.stillCaller(req))
-                        .run(resumeAfter, MAX_STREAM_LIFETIME);
-            } catch (IOException | UncheckedIOException e) {
-                LOG.debug("An event stream ended: {}", e.toString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        StreamPosition position = StreamPosition.ofEvents(Requests.header(req, LAST_EVENT_ID));
+        streams.serve(req, res, caller, position, PulseStreamRoutes::publicStatusChange, Optional::empty);
     }
 
-    /** The sequence number to resume after: the Last-Event-ID header, 0 when there is none. */
-    private static long lastEventId(ServerRequest req) {
-        Optional<String> header = Requests.header(req, LAST_EVENT_ID);
-        if (header.isEmpty() || header.get().isBlank()) {
-            return 0;
-        }
-        String text = header.get().trim();
-        if (text.length() <= MAX_LAST_EVENT_ID_LENGTH && text.chars().allMatch(Character::isDigit)) {
-            try {
-                return Long.parseLong(text);
-            } catch (NumberFormatException e) {
-                // answered below
-            }
-        }
-        throw ProblemException.badRequest(
-                "invalid_last_event_id", "Header 'Last-Event-ID' must be the id of an event this stream sent.");
-    }
+    /** What the pulse stream carries: status changes and incidents, for callers to see. */
+    private static final Set<EventType> TYPES =
+            EnumSet.of(EventType.SERVICE_STATUS_CHANGED, EventType.INCIDENT_CREATED, EventType.INCIDENT_UPDATED);
 
-    private static ProblemException shuttingDown() {
-        return new ProblemException(503, "shutting_down", "Service Unavailable", "This node is shutting down.")
-                .withHeader("Retry-After", "1");
+    /** The frame of a status change or incident callers see, without the flag that says so. */
+    static Optional<StreamFrame> publicStatusChange(StoredEvent event) {
+        if (!TYPES.contains(event.type())) {
+            return Optional.empty();
+        }
+        ObjectNode envelope = StreamFrame.envelope(event);
+        ObjectNode data = (ObjectNode) envelope.get("data");
+        if (data == null || !data.path(NewEvent.PUBLIC).asBoolean(false)) {
+            return Optional.empty();
+        }
+        data.remove(NewEvent.PUBLIC);
+        return Optional.of(StreamFrame.of(event, envelope));
     }
 }

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads an account's past from its ledger: spending per period and the balance at an instant. Both
@@ -31,6 +32,13 @@ public final class LedgerHistory {
     /** The last line at or before the instant; lines of one commit share a time, so seq breaks ties. */
     private static final String BALANCE_AT = "SELECT balance_after FROM ledger_entries WHERE account_id = ?"
             + " AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1";
+
+    /** The account's newest line; per account, ledger sequence numbers follow commit order. */
+    private static final String LATEST =
+            "SELECT seq, balance_after, created_at FROM ledger_entries WHERE account_id = ? ORDER BY seq DESC LIMIT 1";
+
+    /** The newest line of an account's ledger: its position, the balance it left, and when. */
+    public record Head(long sequence, long balance, Instant at) {}
 
     private final Database database;
 
@@ -71,6 +79,23 @@ public final class LedgerHistory {
                 ps.setLong(2, at.toEpochMilli());
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? rs.getLong(1) : 0L;
+                }
+            }
+        });
+    }
+
+    /** The account's newest ledger line, or empty when it has none. */
+    public Optional<Head> latest(String accountId) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(LATEST)) {
+                ps.setString(1, accountId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next()
+                            ? Optional.of(new Head(
+                                    rs.getLong("seq"),
+                                    rs.getLong("balance_after"),
+                                    Instant.ofEpochMilli(rs.getLong("created_at"))))
+                            : Optional.empty();
                 }
             }
         });

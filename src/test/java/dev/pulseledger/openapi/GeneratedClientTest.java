@@ -35,6 +35,7 @@ class GeneratedClientTest {
             "listPulseIncidents",
             "getServiceUptime",
             "streamPulse",
+            "streamAccount",
             "getBalance",
             "getUsage",
             "getPlan",
@@ -97,6 +98,10 @@ class GeneratedClientTest {
             assertThat(stream.get().statusCode()).isEqualTo(200);
             assertThat(stream.get().headers().firstValue("Content-Type").orElseThrow())
                     .startsWith("text/event-stream");
+            stream.set(null);
+            assertThatThrownBy(() -> new EventsApi(client).streamAccount(null, null))
+                    .isInstanceOf(ApiException.class);
+            assertThat(stream.get().statusCode()).isEqualTo(200);
 
             assertThat(callerOperations(node)).isEqualTo(new TreeSet<>(CALLED));
         }

@@ -1,0 +1,78 @@
+package dev.pulseledger.events;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pulseledger.http.Access;
+import dev.pulseledger.http.Json;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.http.Times;
+import dev.pulseledger.keys.Caller;
+import dev.pulseledger.usage.LedgerHistory;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code GET /api/tokens/stream}: the caller's own account as Server-Sent Events (CONTRACT §11): its
+ * events from the outbox, and {@code balance.changed} with the latest balance, at most once a second
+ * however many changes that second saw. Resumable with {@code Last-Event-ID}; ends when the key stops
+ * working.
+ */
+public final class AccountStreamRoutes {
+    public static final String PATH = "/api/tokens/stream";
+    public static final String BALANCE_CHANGED = "balance.changed";
+
+    /** The outbox events that concern one account, by their wire names; each carries {@code accountId}. */
+    static final Set<String> ACCOUNT_EVENTS =
+            Set.of("balance.low", "allowance.renewed", "credits.expired", "reservation.expired");
+
+    private final Access access;
+    private final EventStreams streams;
+    private final LedgerHistory history;
+
+    public AccountStreamRoutes(Access access, EventStreams streams, LedgerHistory history) {
+        this.access = access;
+        this.streams = streams;
+        this.history = history;
+    }
+
+    public void register(RouteTable routes) {
+        routes.get(PATH, this::stream);
+    }
+
+    private void stream(ServerRequest req, ServerResponse res) {
+        Caller caller = access.caller(req);
+        StreamPosition position = StreamPosition.ofAccount(Requests.header(req, PulseStreamRoutes.LAST_EVENT_ID));
+        String accountId = caller.accountId();
+        streams.serve(
+                req,
+                res,
+                caller,
+                position,
+                event -> ofAccount(event, accountId),
+                () -> history.latest(accountId).map(AccountStreamRoutes::balanceChanged));
+    }
+
+    /** The frame of an event about the account, or empty for any other event. */
+    static Optional<StreamFrame> ofAccount(StoredEvent event, String accountId) {
+        if (!ACCOUNT_EVENTS.contains(event.type().wire())) {
+            return Optional.empty();
+        }
+        ObjectNode envelope = StreamFrame.envelope(event);
+        return StreamFrame.dataText(envelope, "accountId")
+                .filter(accountId::equals)
+                .map(owner -> StreamFrame.of(event));
+    }
+
+    /** {@code balance.changed}: the balance the account's newest ledger line left, in the envelope's shape. */
+    static StreamFrame balanceChanged(LedgerHistory.Head head) {
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("type", BALANCE_CHANGED);
+        envelope.put("createdAt", Times.format(head.at()));
+        envelope.put("data", Map.of("balance", head.balance()));
+        return new StreamFrame(0, head.sequence(), BALANCE_CHANGED, Json.bytes(envelope));
+    }
+}
