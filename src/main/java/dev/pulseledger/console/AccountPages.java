@@ -4,6 +4,7 @@ import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStatus;
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.LedgerEntry;
+import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.admin.AccountAdminRoutes;
@@ -21,9 +22,18 @@ import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.tokens.BalanceView;
+import dev.pulseledger.usage.Granularity;
+import dev.pulseledger.usage.LedgerHistory;
+import dev.pulseledger.usage.UsageReport;
+import dev.pulseledger.usage.UsageWindow;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -39,6 +49,9 @@ final class AccountPages {
             "active", "Account reactivated.",
             "revoked", "Key revoked: the API refuses it within seconds on every node.");
 
+    private static final DateTimeFormatter DAY =
+            DateTimeFormatter.ofPattern("MMM d", Locale.ENGLISH).withZone(ZoneOffset.UTC);
+
     private final AccountStore accounts;
     private final PlanStore plans;
     private final KeyStore keys;
@@ -46,6 +59,8 @@ final class AccountPages {
     private final BalanceReader balances;
     private final SpendingQueries spendings;
     private final Authenticator authenticator;
+    private final LedgerHistory history;
+    private final Clock clock;
     private final ConsoleView view;
 
     AccountPages(
@@ -56,6 +71,8 @@ final class AccountPages {
             BalanceReader balances,
             SpendingQueries spendings,
             Authenticator authenticator,
+            LedgerHistory history,
+            Clock clock,
             ConsoleView view) {
         this.accounts = accounts;
         this.plans = plans;
@@ -64,6 +81,8 @@ final class AccountPages {
         this.balances = balances;
         this.spendings = spendings;
         this.authenticator = authenticator;
+        this.history = history;
+        this.clock = clock;
         this.view = view;
     }
 
@@ -170,6 +189,7 @@ final class AccountPages {
         Page<LedgerEntry> ledger = accounts.ledger(accountId, ledgerBefore, LEDGER_PAGE_SIZE);
         Map<String, Object> model = new HashMap<>();
         model.put("account", account);
+        model.put("usage", usageChart(accountId, breakdown.get()));
         model.put("breakdown", breakdown.get());
         model.put("plan", plans.find(account.planId()).map(Plan::name).orElse(account.planId()));
         model.put("plans", plans.list());
@@ -198,5 +218,29 @@ final class AccountPages {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * What the account spent each day of its current period (of this UTC month without one): the
+     * same numbers the caller reads from {@code GET /api/tokens/usage}.
+     */
+    private BarChart usageChart(String accountId, BalanceView breakdown) {
+        Instant now = clock.instant();
+        Instant from = breakdown.period().map(Period::start).orElseGet(() -> Granularity.MONTH.floor(now));
+        Instant to = breakdown.period().map(Period::end).orElseGet(() -> Granularity.MONTH.next(from));
+        UsageReport report = history.usage(
+                accountId,
+                UsageWindow.covering(from, to, Granularity.DAY)
+                        .orElseGet(() -> UsageWindow.covering(Granularity.DAY.floor(now), now, Granularity.DAY)
+                                .orElseThrow()));
+        return BarChart.of(
+                "Spent per day this period",
+                "tokens",
+                "this period",
+                "a day",
+                "Day (UTC)",
+                report.buckets().stream()
+                        .map(bucket -> new BarChart.Point(DAY.format(bucket.start()), bucket.spent()))
+                        .toList());
     }
 }

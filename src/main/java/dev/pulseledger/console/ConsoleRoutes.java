@@ -13,6 +13,7 @@ import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.status.IncidentStore;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.BalanceReader;
+import dev.pulseledger.usage.LedgerHistory;
 import dev.pulseledger.webhooks.WebhookStore;
 import java.time.Clock;
 
@@ -68,6 +69,8 @@ public final class ConsoleRoutes {
                 stores.balances(),
                 new SpendingQueries(stores.database()),
                 authenticator,
+                new LedgerHistory(stores.database()),
+                clock,
                 view);
         accountPages.register(routes, guard);
         new KeyPages(

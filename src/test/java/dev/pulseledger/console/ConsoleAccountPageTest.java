@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.ConsoleClient;
+import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.util.Map;
@@ -38,6 +39,36 @@ class ConsoleAccountPageTest {
                     .contains("<dd id=\"credits\">250</dd>")
                     .containsPattern("<dd id=\"period\">\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC to ")
                     .contains("<dd id=\"next-expiry\">500 tokens at ");
+        }
+    }
+
+    @Test
+    void theAccountPageChartsWhatTheAccountSpentEachDayAsTheUsageApiReportsIt() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1_000);
+            for (int amount : new int[] {120, 80, 7}) {
+                assertThat(node.caller(caller.key())
+                                .post("/api/tokens/spend/" + amount)
+                                .status())
+                        .isEqualTo(201);
+            }
+            long spentToday = node.caller(caller.key())
+                    .get("/api/tokens/usage")
+                    .json()
+                    .path("total")
+                    .path("spent")
+                    .asLong();
+            assertThat(spentToday).isEqualTo(207);
+            ConsoleClient console = new ConsoleClient(node.baseUrl());
+            assertThat(console.signIn(TestNode.ADMIN_KEY).statusCode()).isEqualTo(303);
+
+            String page = console.get("/console/accounts/" + caller.accountId()).body();
+
+            assertThat(page)
+                    .contains("id=\"chart-usage\"")
+                    .contains("Spent per day this period")
+                    .contains("<td class=\"num\">207</td>")
+                    .contains("207 tokens this period, at most 207 in a day");
         }
     }
 }
