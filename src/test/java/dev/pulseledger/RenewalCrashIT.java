@@ -122,10 +122,12 @@ class RenewalCrashIT {
             }
         }
         assertThat(LedgerAudit.mismatches(url)).isEmpty();
+        // The opening grant and at least one renewal each: on a loaded machine the kill can come
+        // before an account's second period end, so more than one renewal is not guaranteed.
         assertThat(renewalsPerAccount(url))
                 .allSatisfy((account, renewals) -> assertThat(renewals)
                         .as("allowance grants of " + account)
-                        .isGreaterThan(2));
+                        .isGreaterThanOrEqualTo(2));
         assertThat(periodsGrantedTwice(url)).isEmpty();
     }
 
