@@ -167,7 +167,10 @@ public final class EventFeed implements AutoCloseable {
         /** The next frame, waiting up to {@code wait}; empty on timeout or once ended. */
         public Optional<StreamFrame> next(Duration wait) throws InterruptedException {
             StreamFrame frame = queue.poll(wait.toNanos(), TimeUnit.NANOSECONDS);
-            return frame == null || frame == END ? Optional.empty() : Optional.of(frame);
+            // END is the one marker instance, so identity is the test.
+            @SuppressWarnings("ReferenceEquality")
+            boolean ended = frame == null || frame == END;
+            return ended ? Optional.empty() : Optional.of(frame);
         }
 
         /** True once the feed closed or this subscriber fell too far behind. */

@@ -12,6 +12,7 @@ import java.util.Optional;
  * outbox position, or {@code ledgerSequence}, the account's ledger position; 0 for the other), its
  * event name, and its data line.
  */
+@SuppressWarnings("ArrayRecordComponent") // the data is written as is, never compared or changed
 public record StreamFrame(long eventSequence, long ledgerSequence, String event, byte[] data) {
     /** The frame of an outbox event whose envelope the stream sends as it is. */
     static StreamFrame of(StoredEvent event) {
