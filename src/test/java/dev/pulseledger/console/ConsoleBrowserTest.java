@@ -330,7 +330,11 @@ class ConsoleBrowserTest {
                 .get("data");
     }
 
+    /** The notice of the page a click leads to, waiting for that page to arrive. */
     private static String notice(WebDriver page) {
+        Waiting.until(
+                "the page's notice",
+                () -> !page.findElements(By.cssSelector(".notice")).isEmpty());
         return page.findElement(By.cssSelector(".notice")).getText();
     }
 
