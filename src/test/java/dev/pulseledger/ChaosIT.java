@@ -11,6 +11,7 @@ import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TcpProxy;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
+import dev.pulseledger.support.Waiting;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,7 +32,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -146,14 +146,11 @@ class ChaosIT {
         for (int attempt = 1; attempt <= PAUSE_ATTEMPTS; attempt++) {
             long pausedAt = System.nanoTime();
             node.pause();
-            boolean holding = seenWithin(Duration.ofMillis(1500), () -> lockedThroughout(url, hot.accountId()));
+            boolean holding = Waiting.within(Duration.ofMillis(1500), () -> lockedThroughout(url, hot.accountId()));
             if (holding) {
-                long deadline = pausedAt + PAUSE.toNanos();
-                Optional<Exchange> spent = Optional.empty();
-                while (System.nanoTime() < deadline) {
-                    spent = firstSpendOnHotAccountElsewhere(index, pausedAt);
-                    Thread.sleep(50);
-                }
+                // The fault itself: the node stays paused for PAUSE while the others keep spending.
+                Thread.sleep(Duration.ofNanos(Math.max(0, pausedAt + PAUSE.toNanos() - System.nanoTime())));
+                Optional<Exchange> spent = firstSpendOnHotAccountElsewhere(index, pausedAt);
                 node.resume();
                 System.out.printf("Node %d paused while holding a lock (attempt %d)%n", index, attempt);
                 return spent.map(e -> Duration.ofNanos(e.endNanos() - pausedAt)).orElse(PAUSE);
@@ -203,25 +200,11 @@ class ChaosIT {
         }
     }
 
-    private static boolean seenWithin(Duration limit, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(50);
-        }
-        return false;
-    }
-
     /** Polls the node until it serves a balance read; records how long that took after the fault ended. */
     private void servesAgain(String what, int index) throws InterruptedException {
         long start = System.nanoTime();
         Api api = new Api(nodes.get(index).baseUrl(), hot.key());
-        long deadline = start + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline && status(() -> api.get("/api/tokens/balance")) != 200) {
-            Thread.sleep(50);
-        }
+        Waiting.within(Duration.ofSeconds(60), () -> status(() -> api.get("/api/tokens/balance")) == 200);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         String line = String.format("%s: serves again %d ms after the fault ended", what, took.toMillis());
         recoveries.add(line);
@@ -239,10 +222,7 @@ class ChaosIT {
     }
 
     private void awaitSpends(long count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (countSpends() < count && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
+        Waiting.within(Duration.ofSeconds(60), () -> countSpends() >= count);
     }
 
     private long countSpends() {

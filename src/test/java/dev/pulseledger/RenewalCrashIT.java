@@ -10,6 +10,7 @@ import dev.pulseledger.support.LedgerAudit;
 import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.Simultaneously;
 import dev.pulseledger.support.TestStore;
+import dev.pulseledger.support.Waiting;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -94,10 +95,10 @@ class RenewalCrashIT {
                 }
                 return null;
             });
-            while (acknowledged.size() < ACKNOWLEDGED_BEFORE_KILL
-                    && load.stream().noneMatch(CompletableFuture::isDone)) {
-                Thread.sleep(Duration.ofMillis(20));
-            }
+            Waiting.within(
+                    Duration.ofSeconds(60),
+                    () -> acknowledged.size() >= ACKNOWLEDGED_BEFORE_KILL
+                            || load.stream().anyMatch(CompletableFuture::isDone));
             node.kill();
             stop.set(true);
             CompletableFuture.allOf(load.toArray(CompletableFuture[]::new)).join();

@@ -24,10 +24,17 @@ public final class Waiting {
 
     /** Polls until the condition holds; fails the test if it does not within a generous limit. */
     public static void until(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
+        if (!within(LIMIT, condition)) {
+            throw new AssertionError("Gave up waiting until " + what);
+        }
+    }
+
+    /** Polls until the condition holds or {@code limit} has passed; tells which came first. */
+    public static boolean within(Duration limit, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + limit.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("Gave up waiting until " + what);
+                return false;
             }
             try {
                 Thread.sleep(20);
@@ -36,5 +43,6 @@ public final class Waiting {
                 throw new IllegalStateException(e);
             }
         }
+        return true;
     }
 }
