@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * The background sweep: brings accounts whose renewal or expiry is due up to date through the ledger
  * writer, so balances, listings and events are right without traffic. Each run handles a bounded number
  * of accounts; every node sweeps, and the account locks with the core's own check make a renewal happen
- * once however many nodes race for it.
+ * once however many nodes race for it. An account locked elsewhere is skipped, not waited for: the next
+ * run comes back to it.
  */
 public final class Renewals implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Renewals.class);
@@ -50,7 +51,7 @@ public final class Renewals implements AutoCloseable {
         return this;
     }
 
-    /** Brings due accounts up to date; returns how many it handled. */
+    /** Brings due accounts up to date; returns how many it handled (those it skipped as busy not counted). */
     public int run() {
         int handled = 0;
         for (int batch = 0; batch < limits.maxBatchesPerRun(); batch++) {
@@ -58,8 +59,7 @@ public final class Renewals implements AutoCloseable {
             if (due.isEmpty()) {
                 break;
             }
-            ledger.catchUp(due);
-            handled += due.size();
+            handled += due.size() - ledger.catchUp(due);
             if (due.size() < limits.batchSize()) {
                 break;
             }
