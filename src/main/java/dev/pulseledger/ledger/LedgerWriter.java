@@ -133,24 +133,20 @@ public final class LedgerWriter implements AutoCloseable {
     /**
      * Brings the accounts up to date: the background sweep's renewals and expiries. An account locked
      * elsewhere is skipped at once rather than waited for: the next sweep comes back to it.
-     *
-     * @return how many of them were skipped
      */
-    public int catchUp(List<String> accountIds) {
+    public void catchUp(List<String> accountIds) {
         List<QueuedCommand> touches = accountIds.stream()
                 .map(id -> new QueuedCommand(new LedgerCommand.Touch(id), false))
                 .toList();
-        int skipped = 0;
         for (Optional<RuntimeException> failure : batcher.submitAll(touches)) {
-            if (failure.isPresent()) {
-                if (!(failure.get() instanceof DatabaseUnavailableException busy
-                        && busy.fault() == Fault.ACCOUNT_BUSY)) {
-                    throw failure.get();
-                }
-                skipped++;
+            if (failure.isPresent() && !isBusy(failure.get())) {
+                throw failure.get();
             }
         }
-        return skipped;
+    }
+
+    private static boolean isBusy(RuntimeException failure) {
+        return failure instanceof DatabaseUnavailableException unavailable && unavailable.fault() == Fault.ACCOUNT_BUSY;
     }
 
     /** Queues the command, which waits for its account if another transaction holds its lock. */
