@@ -223,8 +223,10 @@ class ConsoleBrowserTest {
         dateTime(scheduled.findElement(By.cssSelector("input[name='endsAt']")), tomorrow.plus(Duration.ofHours(2)));
         scheduled.findElement(By.cssSelector("input[name='endsAt']")).submit();
         assertThat(notice(page)).isEqualTo("Maintenance window updated.");
-        assertThat(Instant.parse(
-                        admin.get("/admin/maintenances/" + windowId).json().get("endsAt").asText()))
+        assertThat(Instant.parse(admin.get("/admin/maintenances/" + windowId)
+                        .json()
+                        .get("endsAt")
+                        .asText()))
                 .isEqualTo(tomorrow.plus(Duration.ofHours(2)));
         check("maintenance");
         page.findElement(By.cssSelector("li[data-maintenance='" + windowId + "'] .cancel button"))
