@@ -27,6 +27,7 @@ import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.ListenAddress;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
@@ -284,8 +285,19 @@ public final class Application implements AutoCloseable {
                 .register(routes);
         new ConsoleRoutes(
                         new ConsoleRoutes.Stores(
-                                database, accounts, plans, keys, ledger, balances, services, feed, incidents, webhooks),
+                                database,
+                                accounts,
+                                plans,
+                                keys,
+                                ledger,
+                                balances,
+                                services,
+                                feed,
+                                incidents,
+                                maintenances,
+                                webhooks),
                         authenticator,
+                        new HttpsRequests(config.get(Settings.TRUSTED_PROXIES)),
                         clock)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
