@@ -42,6 +42,9 @@ final class TokenJson {
 
     record BalanceAtBody(long balance, String at) {}
 
+    /** What a 402 adds to its problem: the balance now and what the spend needed. */
+    record InsufficientBody(long balance, long required) {}
+
     record SpendingPage(List<SpendingBody> data, @Nullable String nextCursor) {}
 
     static SpentBody spent(SpendResult.Spent spent) {

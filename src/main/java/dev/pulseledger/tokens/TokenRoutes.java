@@ -31,7 +31,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -111,7 +110,7 @@ public final class TokenRoutes {
                         "Payment Required",
                         "The balance is " + insufficient.balance() + " tokens; this spend needs "
                                 + insufficient.required() + ".",
-                        Map.of("balance", insufficient.balance(), "required", insufficient.required()));
+                        new TokenJson.InsufficientBody(insufficient.balance(), insufficient.required()));
                 throw insufficient.replayed() ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
             }
             case SpendResult.IdempotencyKeyReused reused ->
