@@ -15,6 +15,8 @@ public record NewEvent(EventType type, Map<String, Object> data) {
     /** The data field that tells whether a service is listed to callers. */
     public static final String PUBLIC = "public";
 
+    private static final String RESERVATION_PREFIX = "rsv_";
+
     public NewEvent {
         data = Collections.unmodifiableMap(new LinkedHashMap<>(data));
     }
@@ -94,11 +96,11 @@ public record NewEvent(EventType type, Map<String, Object> data) {
     }
 
     /**
-     * Tokens of the account's grants expired: at their expiry, or at once when a revert returned them to
-     * a grant that had expired ({@code spendingId} names that spending).
+     * Tokens of the account's grants expired: at their expiry, or at once when a revert, a settle or a
+     * release returned them to a grant that had expired ({@code cause} names that spending or reservation).
      */
     public static NewEvent creditsExpired(
-            String accountId, long amount, Map<String, Long> byGrant, Optional<String> spendingId, long balance) {
+            String accountId, long amount, Map<String, Long> byGrant, Optional<String> cause, long balance) {
         if (amount <= 0) {
             throw new IllegalArgumentException("Nothing expired");
         }
@@ -110,8 +112,25 @@ public record NewEvent(EventType type, Map<String, Object> data) {
                 byGrant.entrySet().stream()
                         .map(e -> Map.of("grantId", e.getKey(), "amount", e.getValue()))
                         .toList());
-        data.put("spendingId", spendingId.orElse(null));
+        boolean reservation =
+                cause.filter(id -> id.startsWith(RESERVATION_PREFIX)).isPresent();
+        data.put("spendingId", reservation ? null : cause.orElse(null));
+        if (reservation) {
+            data.put("reservationId", cause.get());
+        }
         data.put("balance", balance);
         return new NewEvent(EventType.CREDITS_EXPIRED, data);
+    }
+
+    /** A reservation reached its expiry still held: everything it held went back (CONTRACT §8). */
+    public static NewEvent reservationExpired(
+            String accountId, String reservationId, long amount, Instant expiresAt, long balance) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("accountId", accountId);
+        data.put("reservationId", reservationId);
+        data.put("amount", amount);
+        data.put("expiresAt", Times.format(expiresAt));
+        data.put("balance", balance);
+        return new NewEvent(EventType.RESERVATION_EXPIRED, data);
     }
 }

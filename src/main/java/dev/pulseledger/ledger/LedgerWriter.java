@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -32,6 +33,7 @@ public final class LedgerWriter implements AutoCloseable {
     private final DistributionSummary batchSizes;
     private final Timer batchTimes;
     private final MicroBatcher<LedgerCommand, LedgerOutcome> batcher;
+    private final ReservationMetrics reservationMetrics;
 
     public LedgerWriter(LedgerStore store, Clock clock, MicroBatcher.Limits limits, MeterRegistry metrics) {
         this.store = store;
@@ -43,6 +45,7 @@ public final class LedgerWriter implements AutoCloseable {
         this.batchTimes = Timer.builder("pulseledger.spend.batch")
                 .description("Time to decide and commit one batch of ledger commands")
                 .register(metrics);
+        this.reservationMetrics = new ReservationMetrics(metrics);
         this.batcher = new MicroBatcher<>("ledger-writer", limits, this::applyBatch, OutcomeUnknownException::new);
         Gauge.builder("pulseledger.spend.queue.depth", batcher, MicroBatcher::queued)
                 .description("Ledger commands (spends, reverts, credits) waiting for the writer; at the capacity"
@@ -53,28 +56,62 @@ public final class LedgerWriter implements AutoCloseable {
                 .register(metrics);
     }
 
-    /**
-     * Spends. A request under an idempotency key that is already in flight on this node is refused at
-     * once rather than queued behind its twin.
-     */
+    /** Spends, once per idempotency key. */
     public SpendResult spend(SpendRequest request) {
-        if (request.idempotencyKey().isEmpty()) {
-            return (SpendResult) batcher.submit(new LedgerCommand.Spend(request, Ids.spending()));
+        return (SpendResult) submitOnce(
+                new LedgerCommand.Spend(request, Ids.spending()),
+                request.idempotencyKey(),
+                new SpendResult.IdempotencyKeyInUse());
+    }
+
+    /** Reverts all that is left of the spending. */
+    public RevertResult revert(String accountId, String spendingId) {
+        return (RevertResult) batcher.submit(new LedgerCommand.Revert(accountId, spendingId));
+    }
+
+    /** Reverts {@code amount} tokens of the spending, once per idempotency key. */
+    public RevertResult revert(String accountId, String spendingId, long amount, Optional<String> idempotencyKey) {
+        return (RevertResult) submitOnce(
+                new LedgerCommand.Revert(accountId, spendingId, Optional.of(amount), idempotencyKey),
+                idempotencyKey,
+                new RevertResult.IdempotencyKeyInUse());
+    }
+
+    /** Holds {@code amount} tokens for {@code lifetime} (CONTRACT §8). */
+    public ReserveResult reserve(String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey) {
+        return (ReserveResult) submitOnce(
+                new LedgerCommand.Reserve(accountId, amount, lifetime, idempotencyKey, Ids.reservation()),
+                idempotencyKey,
+                new ReserveResult.IdempotencyKeyInUse());
+    }
+
+    /** Settles the reservation for {@code amount}, or for all it holds when empty. */
+    public SettleResult settle(String accountId, String reservationId, Optional<Long> amount) {
+        return (SettleResult)
+                batcher.submit(new LedgerCommand.Settle(accountId, reservationId, amount, Ids.spending()));
+    }
+
+    public ReleaseResult release(String accountId, String reservationId) {
+        return (ReleaseResult) batcher.submit(new LedgerCommand.Release(accountId, reservationId));
+    }
+
+    /**
+     * Submits a command; one under an idempotency key that is already in flight on this node is refused
+     * at once ({@code inUse}) rather than queued behind its twin.
+     */
+    private LedgerOutcome submitOnce(LedgerCommand command, Optional<String> idempotencyKey, LedgerOutcome inUse) {
+        if (idempotencyKey.isEmpty()) {
+            return batcher.submit(command);
         }
-        IdempotencyScope scope = new IdempotencyScope(
-                request.accountId(), request.idempotencyKey().get());
+        IdempotencyScope scope = new IdempotencyScope(command.accountId(), idempotencyKey.get());
         if (!keysInFlight.add(scope)) {
-            return new SpendResult.IdempotencyKeyInUse();
+            return inUse;
         }
         try {
-            return (SpendResult) batcher.submit(new LedgerCommand.Spend(request, Ids.spending()));
+            return batcher.submit(command);
         } finally {
             keysInFlight.remove(scope);
         }
-    }
-
-    public RevertResult revert(String accountId, String spendingId) {
-        return (RevertResult) batcher.submit(new LedgerCommand.Revert(accountId, spendingId));
     }
 
     /** Creates the account; a positive opening balance is its first credit. */
@@ -139,10 +176,11 @@ public final class LedgerWriter implements AutoCloseable {
     }
 
     private List<LedgerOutcome> apply(List<LedgerCommand> commands, boolean retry) {
-        return store.round(
-                        StateQuery.of(commands, retry),
-                        state -> LedgerCore.decide(state, commands, clock.instant(), Ids::grant))
-                .outcomes();
+        Instant now = clock.instant();
+        Decision decision = store.round(
+                StateQuery.of(commands, retry, now), state -> LedgerCore.decide(state, commands, now, Ids::grant));
+        reservationMetrics.record(decision.changes());
+        return decision.outcomes();
     }
 
     private static void complete(List<Job<LedgerCommand, LedgerOutcome>> batch, List<LedgerOutcome> outcomes) {

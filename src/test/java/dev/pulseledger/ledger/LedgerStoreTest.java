@@ -85,7 +85,7 @@ class LedgerStoreTest {
 
             LedgerStore ledger = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
             List<LedgerOutcome> retried = ledger.round(
-                            StateQuery.of(List.of(spend), true),
+                            StateQuery.of(List.of(spend), true, NOW.plusSeconds(1)),
                             state -> LedgerCore.decide(state, List.of(spend), NOW.plusSeconds(1), Ids::grant))
                     .outcomes();
 
@@ -100,7 +100,9 @@ class LedgerStoreTest {
 
     private static List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
         return LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database))
-                .round(StateQuery.of(commands, false), state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
+                .round(
+                        StateQuery.of(commands, false, NOW),
+                        state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
                 .outcomes();
     }
 
