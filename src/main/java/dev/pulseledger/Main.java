@@ -1,6 +1,7 @@
 package dev.pulseledger;
 
 import dev.pulseledger.cli.AccountsCommand;
+import dev.pulseledger.cli.ReservationsCommand;
 import dev.pulseledger.cli.IncidentsCommand;
 import dev.pulseledger.cli.KeysCommand;
 import dev.pulseledger.cli.MaintenancesCommand;
@@ -32,6 +33,7 @@ public final class Main {
                 .addSubcommand(ServeCommand.commandLine())
                 .addSubcommand(new PlansCommand())
                 .addSubcommand(new AccountsCommand())
+                .addSubcommand(new ReservationsCommand())
                 .addSubcommand(new KeysCommand())
                 .addSubcommand(new ServicesCommand())
                 .addSubcommand(new IncidentsCommand())

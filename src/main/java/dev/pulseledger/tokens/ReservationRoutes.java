@@ -190,7 +190,7 @@ public final class ReservationRoutes {
                 "reservation_not_held",
                 "Conflict",
                 "This reservation is " + reservation.status().wire() + "; nothing is held to settle or release.",
-                Map.of("status", reservation.status().wire()));
+                Map.of("reservationStatus", reservation.status().wire()));
     }
 
     private static ProblemException notFound() {

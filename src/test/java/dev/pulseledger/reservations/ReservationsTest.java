@@ -70,7 +70,7 @@ class ReservationsTest {
             Reply release = api.post(RESERVATIONS + "/" + id + "/release");
             assertThat(release.status()).isEqualTo(409);
             assertThat(release.code()).isEqualTo("reservation_not_held");
-            assertThat(release.json().get("status").asText()).isEqualTo("settled");
+            assertThat(release.json().get("reservationStatus").asText()).isEqualTo("settled");
             assertThat(state(node, caller)).isEqualTo(before);
 
             // The settle's spending is revertible like any other.
