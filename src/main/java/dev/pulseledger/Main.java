@@ -1,11 +1,11 @@
 package dev.pulseledger;
 
 import dev.pulseledger.cli.AccountsCommand;
-import dev.pulseledger.cli.ReservationsCommand;
 import dev.pulseledger.cli.IncidentsCommand;
 import dev.pulseledger.cli.KeysCommand;
 import dev.pulseledger.cli.MaintenancesCommand;
 import dev.pulseledger.cli.PlansCommand;
+import dev.pulseledger.cli.ReservationsCommand;
 import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.store.DatabaseUnavailableException;
