@@ -28,6 +28,7 @@ import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.ListenAddress;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
@@ -42,6 +43,7 @@ import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.BusyAccountLanes;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.Renewals;
@@ -202,8 +204,10 @@ public final class Application implements AutoCloseable {
                                 config.get(Settings.SPEND_QUEUE_LENGTH),
                                 config.get(Settings.SPEND_BATCH_SIZE),
                                 MAX_SPEND_WAIT),
+                        new BusyAccountLanes.Limits(
+                                config.get(Settings.ACCOUNT_LOCK_WAIT), busyAccountConnections(config)),
                         metrics));
-        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.Limits.DEFAULT).start());
+        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.DEFAULT_LIMITS).start());
         EventSettings events = config.events();
         parts.add(
                 "maintenance scheduler",
@@ -228,7 +232,7 @@ public final class Application implements AutoCloseable {
                                 database,
                                 clock,
                                 config.get(Settings.IDEMPOTENCY_RETENTION),
-                                IdempotencyCleaner.Limits.DEFAULT)
+                                IdempotencyCleaner.DEFAULT_LIMITS)
                         .start());
         SpendActivity spendActivity = parts.add("spend activity", SpendActivity.start(database, clock));
         if (config.get(Settings.DEMO)) {
@@ -294,8 +298,19 @@ public final class Application implements AutoCloseable {
                 .register(routes);
         new ConsoleRoutes(
                         new ConsoleRoutes.Stores(
-                                database, accounts, plans, keys, ledger, balances, services, feed, incidents, webhooks),
+                                database,
+                                accounts,
+                                plans,
+                                keys,
+                                ledger,
+                                balances,
+                                services,
+                                feed,
+                                incidents,
+                                maintenances,
+                                webhooks),
                         authenticator,
+                        new HttpsRequests(config.get(Settings.TRUSTED_PROXIES)),
                         clock)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
@@ -360,6 +375,15 @@ public final class Application implements AutoCloseable {
      */
     private static int lookupConnections(int poolSize) {
         return poolSize >= 4 ? 2 : 1;
+    }
+
+    /**
+     * Accounts locked elsewhere wait for their lock on a connection each, at most half of the writers'
+     * pool, so that the writer and the reads keep the rest.
+     */
+    private static int busyAccountConnections(Config config) {
+        int poolSize = config.get(Settings.DB_POOL_SIZE);
+        return Math.max(1, (poolSize - lookupConnections(poolSize)) / 2);
     }
 
     public int port() {
