@@ -72,18 +72,9 @@ public final class ReservationRoutes {
                         "/api/tokens/reservations/" + reserved.reservation().id());
                 Responses.json(res, 201, ReservationJson.changed(reserved.reservation(), reserved.balance()));
             }
-            case ReserveResult.InsufficientBalance insufficient -> {
-                ProblemException problem = new ProblemException(
-                        402,
-                        "insufficient_balance",
-                        "Payment Required",
-                        "The balance is " + insufficient.balance() + " tokens; this reservation needs "
-                                + insufficient.required() + ".",
-                        Map.of("balance", insufficient.balance(), "required", insufficient.required()));
-                throw insufficient.replayed()
-                        ? problem.withHeader(TokenRoutes.IDEMPOTENT_REPLAYED.defaultCase(), "true")
-                        : problem;
-            }
+            case ReserveResult.InsufficientBalance insufficient ->
+                throw TokenRoutes.insufficientBalance(
+                        "reservation", insufficient.balance(), insufficient.required(), insufficient.replayed());
             case ReserveResult.IdempotencyKeyReused reused ->
                 throw ProblemException.unprocessable(
                         "idempotency_key_reused",

@@ -107,16 +107,9 @@ public final class TokenRoutes {
                         "/api/tokens/spendings/" + spent.spending().id());
                 Responses.json(res, 201, TokenJson.spent(spent));
             }
-            case SpendResult.InsufficientBalance insufficient -> {
-                ProblemException problem = new ProblemException(
-                        402,
-                        "insufficient_balance",
-                        "Payment Required",
-                        "The balance is " + insufficient.balance() + " tokens; this spend needs "
-                                + insufficient.required() + ".",
-                        Map.of("balance", insufficient.balance(), "required", insufficient.required()));
-                throw insufficient.replayed() ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
-            }
+            case SpendResult.InsufficientBalance insufficient ->
+                throw insufficientBalance(
+                        "spend", insufficient.balance(), insufficient.required(), insufficient.replayed());
             case SpendResult.IdempotencyKeyReused reused ->
                 throw ProblemException.unprocessable(
                         "idempotency_key_reused",
@@ -239,6 +232,17 @@ public final class TokenRoutes {
             }
         }
         throw ProblemException.badRequest("invalid_amount", "The amount must be a whole number from 1 to 1000000000.");
+    }
+
+    /** 402: the balance is below what a spend or reservation ({@code what}) needs; marked when replayed. */
+    static ProblemException insufficientBalance(String what, long balance, long required, boolean replayed) {
+        ProblemException problem = new ProblemException(
+                402,
+                "insufficient_balance",
+                "Payment Required",
+                "The balance is " + balance + " tokens; this " + what + " needs " + required + ".",
+                Map.of("balance", balance, "required", required));
+        return replayed ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
     }
 
     static ProblemException idempotencyKeyInUse() {
