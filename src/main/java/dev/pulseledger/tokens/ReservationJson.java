@@ -32,6 +32,13 @@ public final class ReservationJson {
             @Nullable String endedAt,
             long balance) {}
 
+    /** The problem extensions of 409 reservation_already_settled, 422 settle_exceeds_held, 409 reservation_not_held. */
+    record SettledBody(long settledAmount) {}
+
+    record HeldBody(long held) {}
+
+    record NotHeldBody(String reservationStatus) {}
+
     public record ReservationPage(
             List<ReservationBody> data, @Nullable String nextCursor) {}
 

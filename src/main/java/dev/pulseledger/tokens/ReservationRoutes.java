@@ -22,7 +22,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -103,8 +102,7 @@ public final class ReservationRoutes {
                         "Conflict",
                         "This reservation was already settled for "
                                 + settled.reservation().settledAmount().orElseThrow() + " tokens.",
-                        Map.of(
-                                "settledAmount",
+                        new ReservationJson.SettledBody(
                                 settled.reservation().settledAmount().orElseThrow()));
             case SettleResult.AmountExceedsHeld exceeds ->
                 throw new ProblemException(
@@ -112,7 +110,7 @@ public final class ReservationRoutes {
                         "settle_exceeds_held",
                         "Unprocessable Content",
                         "This reservation holds " + exceeds.held() + " tokens; settle at most that.",
-                        Map.of("held", exceeds.held()));
+                        new ReservationJson.HeldBody(exceeds.held()));
         }
     }
 
@@ -181,7 +179,7 @@ public final class ReservationRoutes {
                 "reservation_not_held",
                 "Conflict",
                 "This reservation is " + reservation.status().wire() + "; nothing is held to settle or release.",
-                Map.of("reservationStatus", reservation.status().wire()));
+                new ReservationJson.NotHeldBody(reservation.status().wire()));
     }
 
     private static ProblemException notFound() {

@@ -44,6 +44,12 @@ final class TokenJson {
 
     record BalanceAtBody(long balance, String at) {}
 
+    /** What a 402 adds to its problem: the balance now and what the spend needed. */
+    record InsufficientBody(long balance, long required) {}
+
+    /** What is left of a spending to revert, with 422 revert_exceeds_spending. */
+    record UnrevertedBody(long unreverted) {}
+
     record SpendingPage(List<SpendingBody> data, @Nullable String nextCursor) {}
 
     static SpentBody spent(SpendResult.Spent spent) {

@@ -32,7 +32,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -151,7 +150,7 @@ public final class TokenRoutes {
                         "revert_exceeds_spending",
                         "Unprocessable Content",
                         "Only " + exceeds.unreverted() + " tokens of this spending are left to revert.",
-                        Map.of("unreverted", exceeds.unreverted()));
+                        new TokenJson.UnrevertedBody(exceeds.unreverted()));
             case RevertResult.IdempotencyKeyReused reused ->
                 throw ProblemException.unprocessable(
                         "idempotency_key_reused",
@@ -241,7 +240,7 @@ public final class TokenRoutes {
                 "insufficient_balance",
                 "Payment Required",
                 "The balance is " + balance + " tokens; this " + what + " needs " + required + ".",
-                Map.of("balance", balance, "required", required));
+                new TokenJson.InsufficientBody(balance, required));
         return replayed ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
     }
 
