@@ -4,15 +4,13 @@
 -- the ids its reserves got and settles them first, so every connection alternates reserve and settle.
 --
 -- Arguments after "--": KEY
--- Prints one line "BENCH name=value ..." like wrk.lua, with the statuses tallied.
+-- Prints one line "BENCH name=value ..." as wrk.lua does, with the statuses tallied.
 
-local threads = {}
+-- The rest (setup, and done's "BENCH" line) is wrk.lua's, loaded from beside this file.
+dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "wrk.lua")
+
 local key = nil
 local pending = {}
-
-function setup(thread)
-    table.insert(threads, thread)
-end
 
 function init(args)
     statuses = {}
@@ -39,25 +37,4 @@ function response(status, headers, body)
             table.insert(pending, id)
         end
     end
-end
-
-function done(summary, latency, requests)
-    local tally = {}
-    for _, thread in ipairs(threads) do
-        for status, count in pairs(thread:get("statuses")) do
-            tally[status] = (tally[status] or 0) + count
-        end
-    end
-    local seconds = summary.duration / 1e6
-    local line = string.format(
-        "BENCH requests=%d seconds=%.3f rps=%.1f p50_us=%d p99_us=%d max_us=%d"
-            .. " connect_errors=%d read_errors=%d write_errors=%d timeouts=%d non_2xx_3xx=%d",
-        summary.requests, seconds, summary.requests / seconds,
-        latency:percentile(50), latency:percentile(99), latency.max,
-        summary.errors.connect, summary.errors.read, summary.errors.write, summary.errors.timeout,
-        summary.errors.status)
-    for status, count in pairs(tally) do
-        line = line .. string.format(" status_%d=%d", status, count)
-    end
-    io.write(line .. "\n")
 end
