@@ -105,8 +105,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     record LockedAccount(AccountState account, List<Grant> grants) {}
 
     /** Reads rows of {@link #LOCKED_COLUMNS}. */
-    static void readAccounts(PreparedStatement ps, Map<String, LockedAccount> accounts) throws SQLException {
-        try (ResultSet rs = ps.executeQuery()) {
+    static void readAccounts(ResultSet rs, Map<String, LockedAccount> accounts) throws SQLException {
+        try (rs) {
             while (rs.next()) {
                 accounts.put(rs.getString("id"), new LockedAccount(account(rs), new ArrayList<>()));
             }
@@ -114,8 +114,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     }
 
     /** Reads rows of {@link #LIVE_GRANTS} into their accounts. */
-    static void readGrants(PreparedStatement ps, Map<String, LockedAccount> accounts) throws SQLException {
-        try (ResultSet rs = ps.executeQuery()) {
+    static void readGrants(ResultSet rs, Map<String, LockedAccount> accounts) throws SQLException {
+        try (rs) {
             while (rs.next()) {
                 Grant grant = GrantRows.grant(rs).orElseThrow();
                 // The query reads grants of the locked accounts only.

@@ -14,13 +14,25 @@ import java.util.SortedSet;
 import java.util.stream.Stream;
 
 /**
- * The ledger on PostgreSQL: a round locks its accounts (reading their live grants) with one
- * {@code SELECT … FOR UPDATE} and writes its balances, spendings, grants, allocations and ledger lines as
+ * The ledger on PostgreSQL: a round locks its accounts and reads their live grants in one round trip
+ * ({@code SELECT … FOR UPDATE}, then the grants) and writes its balances, spendings, grants, allocations and ledger lines as
  * arrays in one statement, so a batch costs the same few round trips whatever its size.
  */
 final class PostgresLedgerStore extends JdbcLedgerStore {
     private static final String LOCK_MANY = LOCKED_COLUMNS + " WHERE a.id = ANY (?) ORDER BY a.id FOR UPDATE OF a";
-    private static final String GRANTS_OF_MANY = LIVE_GRANTS + " AND g.account_id = ANY (?)";
+
+    /**
+     * {@link #LIVE_GRANTS} through the index on {@code grants.live} (V100), which a spend's update of
+     * {@code remaining} leaves alone.
+     */
+    private static final String GRANTS_OF_MANY =
+            "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.live AND g.account_id = ANY (?)";
+
+    /**
+     * Both in one round trip. Each statement takes its snapshot when it starts, so the grants are read
+     * after the lock is held, as the round that held it last committed them.
+     */
+    private static final String LOCK_AND_READ_GRANTS = LOCK_MANY + ";\n" + GRANTS_OF_MANY;
 
     /** WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. */
     private static final String WRITE_CHANGES = """
@@ -65,13 +77,15 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids) throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
         Array idArray = connection.createArrayOf("text", ids.toArray());
-        try (PreparedStatement ps = connection.prepareStatement(LOCK_MANY)) {
+        try (PreparedStatement ps = connection.prepareStatement(LOCK_AND_READ_GRANTS)) {
             ps.setArray(1, idArray);
-            readAccounts(ps, accounts);
-        }
-        try (PreparedStatement ps = connection.prepareStatement(GRANTS_OF_MANY)) {
-            ps.setArray(1, idArray);
-            readGrants(ps, accounts);
+            ps.setArray(2, idArray);
+            ps.execute();
+            readAccounts(ps.getResultSet(), accounts);
+            if (!ps.getMoreResults()) {
+                throw new IllegalStateException("The lock statement returned no grants result");
+            }
+            readGrants(ps.getResultSet(), accounts);
         }
         return accounts;
     }
