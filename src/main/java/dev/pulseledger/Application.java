@@ -27,6 +27,7 @@ import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.ListenAddress;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
@@ -199,7 +200,7 @@ public final class Application implements AutoCloseable {
                                 config.get(Settings.SPEND_BATCH_SIZE),
                                 MAX_SPEND_WAIT),
                         metrics));
-        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.Limits.DEFAULT).start());
+        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.DEFAULT_LIMITS).start());
         EventSettings events = config.events();
         parts.add(
                 "maintenance scheduler",
@@ -224,7 +225,7 @@ public final class Application implements AutoCloseable {
                                 database,
                                 clock,
                                 config.get(Settings.IDEMPOTENCY_RETENTION),
-                                IdempotencyCleaner.Limits.DEFAULT)
+                                IdempotencyCleaner.DEFAULT_LIMITS)
                         .start());
         SpendActivity spendActivity = parts.add("spend activity", SpendActivity.start(database, clock));
         if (config.get(Settings.DEMO)) {
@@ -284,8 +285,19 @@ public final class Application implements AutoCloseable {
                 .register(routes);
         new ConsoleRoutes(
                         new ConsoleRoutes.Stores(
-                                database, accounts, plans, keys, ledger, balances, services, feed, incidents, webhooks),
+                                database,
+                                accounts,
+                                plans,
+                                keys,
+                                ledger,
+                                balances,
+                                services,
+                                feed,
+                                incidents,
+                                maintenances,
+                                webhooks),
                         authenticator,
+                        new HttpsRequests(config.get(Settings.TRUSTED_PROXIES)),
                         clock)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {

@@ -143,7 +143,8 @@ public final class Settings {
             "trusted-proxies",
             new Kind<>("comma-separated IP addresses or CIDR ranges, or nothing", AddressRanges::parse, false),
             "",
-            "Proxies whose X-Forwarded-For names the client address; from any other peer it is ignored.");
+            "Proxies whose X-Forwarded-For names the client address and whose X-Forwarded-Proto: https marks"
+                    + " the console cookie Secure; from any other peer both are ignored.");
 
     public static final Setting<CorsOrigins> CORS_ALLOWED_ORIGINS = declare(
             "cors-allowed-origins",

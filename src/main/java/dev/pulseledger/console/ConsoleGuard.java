@@ -1,6 +1,7 @@
 package dev.pulseledger.console;
 
 import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.keys.Secrets;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -34,10 +35,12 @@ final class ConsoleGuard {
 
     private final ConsoleSessions sessions;
     private final ConsoleView view;
+    private final HttpsRequests https;
 
-    ConsoleGuard(ConsoleSessions sessions, ConsoleView view) {
+    ConsoleGuard(ConsoleSessions sessions, ConsoleView view, HttpsRequests https) {
         this.sessions = sessions;
         this.view = view;
+        this.https = https;
     }
 
     /** A GET page: without a live session the browser is sent to sign in. */
@@ -105,18 +108,22 @@ final class ConsoleGuard {
         return Optional.empty();
     }
 
-    /** Sets the session cookie: script cannot read it, other sites cannot send it, HTTPS keeps it there. */
-    static void setCookie(ServerRequest req, ServerResponse res, String sessionId) {
+    /**
+     * Sets the session cookie: script cannot read it, other sites cannot send it, and a request that
+     * came over HTTPS (here or at a trusted proxy) marks it Secure, so the browser never sends it over
+     * plain HTTP.
+     */
+    void setCookie(ServerRequest req, ServerResponse res, String sessionId) {
         res.header(HeaderNames.SET_COOKIE, cookie(req, sessionId, ""));
     }
 
-    static void clearCookie(ServerRequest req, ServerResponse res) {
+    void clearCookie(ServerRequest req, ServerResponse res) {
         res.header(HeaderNames.SET_COOKIE, cookie(req, "", "; Max-Age=0"));
     }
 
-    private static String cookie(ServerRequest req, String value, String extra) {
-        return COOKIE + "=" + value + "; Path=/console; HttpOnly; SameSite=Strict" + (req.isSecure() ? "; Secure" : "")
-                + extra;
+    private String cookie(ServerRequest req, String value, String extra) {
+        return COOKIE + "=" + value + "; Path=/console; HttpOnly; SameSite=Strict"
+                + (https.isHttps(req) ? "; Secure" : "") + extra;
     }
 
     /** 303 See Other: after a change the browser GETs the page, so a reload does not post again. */
