@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 
 /**
  * The ledger on PostgreSQL: a round locks its accounts and reads their live grants in one round trip
- * ({@code SELECT … FOR UPDATE}, then the grants) and writes its balances, spendings, grants, allocations and ledger lines as
- * arrays in one statement, so a batch costs the same few round trips whatever its size.
+ * ({@code SELECT … FOR UPDATE}, then the grants), and writes its balances, spendings, grants, allocations
+ * and ledger lines as arrays in one statement, so a batch costs the same few round trips whatever its size.
  */
 final class PostgresLedgerStore extends JdbcLedgerStore {
     private static final String LOCK_MANY = LOCKED_COLUMNS + " WHERE a.id = ANY (?) ORDER BY a.id FOR UPDATE OF a";
