@@ -42,6 +42,7 @@ import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.BusyAccountLanes;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.Renewals;
@@ -199,6 +200,8 @@ public final class Application implements AutoCloseable {
                                 config.get(Settings.SPEND_QUEUE_LENGTH),
                                 config.get(Settings.SPEND_BATCH_SIZE),
                                 MAX_SPEND_WAIT),
+                        new BusyAccountLanes.Limits(
+                                config.get(Settings.ACCOUNT_LOCK_WAIT), busyAccountConnections(config)),
                         metrics));
         parts.add("renewals", new Renewals(database, ledger, clock, Renewals.DEFAULT_LIMITS).start());
         EventSettings events = config.events();
@@ -362,6 +365,15 @@ public final class Application implements AutoCloseable {
      */
     private static int lookupConnections(int poolSize) {
         return poolSize >= 4 ? 2 : 1;
+    }
+
+    /**
+     * Accounts locked elsewhere wait for their lock on a connection each, at most half of the writers'
+     * pool, so that the writer and the reads keep the rest.
+     */
+    private static int busyAccountConnections(Config config) {
+        int poolSize = config.get(Settings.DB_POOL_SIZE);
+        return Math.max(1, (poolSize - lookupConnections(poolSize)) / 2);
     }
 
     public int port() {

@@ -72,6 +72,12 @@ public final class Settings {
             "Spends and reverts waiting to commit; beyond it 503 overloaded.");
     public static final Setting<Integer> SPEND_BATCH_SIZE = declare(
             "spend-batch-size", Kind.wholeNumber(1, 10_000), "256", "Most spends and reverts committed together.");
+    public static final Setting<Duration> ACCOUNT_LOCK_WAIT = declare(
+            "account-lock-wait-ms",
+            Kind.millis(100, 60_000),
+            "3000",
+            "How long a change waits for an account whose lock is held elsewhere (another node, an outside"
+                    + " session) before 503 account_busy; other accounts never wait for it.");
     public static final Setting<Duration> REQUEST_TIMEOUT = declare(
             "request-timeout-s",
             Kind.seconds(1, 3600),

@@ -16,13 +16,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.function.Function;
@@ -83,9 +83,9 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     }
 
     @Override
-    public final Decision round(StateQuery query, Function<LedgerState, Decision> decide) {
+    public final Decision round(StateQuery query, Duration lockWait, Function<LedgerState, Decision> decide) {
         return database.inTransaction(connection -> {
-            LedgerState state = read(connection, query);
+            LedgerState state = read(connection, query, lockWait);
             Decision decision = decide.apply(state);
             write(connection, decision.changes());
             return decision;
@@ -94,9 +94,13 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
 
     /**
      * Locks the accounts (until the transaction ends) and reads them, through {@link #readAccounts}, then
-     * their live grants, through {@link #readGrants}.
+     * their live grants, through {@link #readGrants}; waits at most {@code lockWait} for a lock held
+     * elsewhere, and with zero waits for none (see {@link LedgerStore#round}).
+     *
+     * @throws AccountsBusyException when {@code lockWait} is zero and some of them were locked elsewhere
      */
-    abstract Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids) throws SQLException;
+    abstract Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
+            throws SQLException;
 
     /** Writes the new balances, spendings, grants, allocations and the ledger lines. */
     abstract void writeCommonChanges(Connection connection, ChangeSet changes) throws SQLException;
@@ -118,10 +122,11 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         try (rs) {
             while (rs.next()) {
                 Grant grant = GrantRows.grant(rs).orElseThrow();
-                // The query reads grants of the locked accounts only.
-                Objects.requireNonNull(accounts.get(grant.accountId()), grant.accountId())
-                        .grants()
-                        .add(grant);
+                // An account asked for but not locked (none such, or made since) is not decided on.
+                LockedAccount owner = accounts.get(grant.accountId());
+                if (owner != null) {
+                    owner.grants().add(grant);
+                }
             }
         }
     }
@@ -147,8 +152,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 List.of());
     }
 
-    private LedgerState read(Connection connection, StateQuery query) throws SQLException {
-        Map<String, LockedAccount> locked = lockAccounts(connection, query.accountIds());
+    private LedgerState read(Connection connection, StateQuery query, Duration lockWait) throws SQLException {
+        Map<String, LockedAccount> locked = lockAccounts(connection, query.accountIds(), lockWait);
         Map<String, Spending> spendings = new HashMap<>();
         Map<String, List<Allocation>> allocations = new HashMap<>();
         Map<String, Long> landedSpendBalances = new HashMap<>();

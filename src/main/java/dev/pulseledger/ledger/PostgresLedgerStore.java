@@ -6,33 +6,41 @@ import dev.pulseledger.store.Database;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.stream.Stream;
 
 /**
- * The ledger on PostgreSQL: a round locks its accounts and reads their live grants in one round trip
- * ({@code SELECT … FOR UPDATE}, then the grants), and writes its balances, spendings, grants, allocations
+ * The ledger on PostgreSQL: a round locks its accounts with one {@code SELECT … FOR UPDATE}, which a
+ * writer's batch runs with {@code SKIP LOCKED} so that it never waits for an account locked elsewhere, and
+ * reads their live grants in the same round trip; it writes its balances, spendings, grants, allocations
  * and ledger lines as arrays in one statement, so a batch costs the same few round trips whatever its size.
  */
 final class PostgresLedgerStore extends JdbcLedgerStore {
     private static final String LOCK_MANY = LOCKED_COLUMNS + " WHERE a.id = ANY (?) ORDER BY a.id FOR UPDATE OF a";
+    /** Leaves out, without waiting, the rows another transaction has locked. */
+    private static final String LOCK_FREE_ONES = LOCK_MANY + " SKIP LOCKED";
+
+    private static final String EXISTING = "SELECT id FROM accounts WHERE id = ANY (?)";
+    /** The wait for a lock, for this transaction only; returns the wait it replaced. */
+    private static final String SET_LOCK_WAIT =
+            "SELECT current_setting('lock_timeout') AS replaced, set_config('lock_timeout', ?, true)";
 
     /**
      * {@link #LIVE_GRANTS} through the index on {@code grants.live} (V100), which a spend's update of
-     * {@code remaining} leaves alone.
+     * {@code remaining} leaves alone. Sent with the lock, in the same round trip: each statement takes its
+     * snapshot when it starts, so the grants are read after the locks are held, as the round that held one
+     * last committed them.
      */
     private static final String GRANTS_OF_MANY =
-            "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.live AND g.account_id = ANY (?)";
-
-    /**
-     * Both in one round trip. Each statement takes its snapshot when it starts, so the grants are read
-     * after the lock is held, as the round that held it last committed them.
-     */
-    private static final String LOCK_AND_READ_GRANTS = LOCK_MANY + ";\n" + GRANTS_OF_MANY;
+            ";\nSELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.live AND g.account_id = ANY (?)";
 
     /** WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. */
     private static final String WRITE_CHANGES = """
@@ -74,20 +82,77 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     }
 
     @Override
-    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids) throws SQLException {
+    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
+            throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
         Array idArray = connection.createArrayOf("text", ids.toArray());
-        try (PreparedStatement ps = connection.prepareStatement(LOCK_AND_READ_GRANTS)) {
-            ps.setArray(1, idArray);
-            ps.setArray(2, idArray);
+        if (lockWait.isZero()) {
+            lockAndReadGrants(connection, LOCK_FREE_ONES, idArray, accounts, () -> {
+                if (accounts.size() < ids.size()) {
+                    requireNoneBusy(connection, ids, accounts.keySet());
+                }
+            });
+        } else {
+            String replaced = setLockWait(connection, Long.toString(lockWait.toMillis()));
+            lockAndReadGrants(connection, LOCK_MANY, idArray, accounts, () -> {});
+            // Only the account locks wait this long; every later lock of the round waits as usual.
+            setLockWait(connection, replaced);
+        }
+        return accounts;
+    }
+
+    /** Checks the locked accounts before their grants are taken in. */
+    @FunctionalInterface
+    private interface LockCheck {
+        void run() throws SQLException;
+    }
+
+    private static void lockAndReadGrants(
+            Connection connection, String lock, Array ids, Map<String, LockedAccount> accounts, LockCheck check)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(lock + GRANTS_OF_MANY)) {
+            ps.setArray(1, ids);
+            ps.setArray(2, ids);
             ps.execute();
             readAccounts(ps.getResultSet(), accounts);
+            check.run();
             if (!ps.getMoreResults()) {
                 throw new IllegalStateException("The lock statement returned no grants result");
             }
             readGrants(ps.getResultSet(), accounts);
         }
-        return accounts;
+    }
+
+    /** An id the lock left out is an account locked elsewhere, or one that does not exist (yet). */
+    private static void requireNoneBusy(Connection connection, SortedSet<String> ids, Set<String> locked)
+            throws SQLException {
+        Set<String> busy = new HashSet<>();
+        try (PreparedStatement ps = connection.prepareStatement(EXISTING)) {
+            ps.setArray(
+                    1,
+                    connection.createArrayOf(
+                            "text",
+                            ids.stream().filter(id -> !locked.contains(id)).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    busy.add(rs.getString(1));
+                }
+            }
+        }
+        if (!busy.isEmpty()) {
+            throw new AccountsBusyException(busy);
+        }
+    }
+
+    /** Sets this transaction's wait for a lock; returns the wait it replaced. */
+    private static String setLockWait(Connection connection, String millis) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SET_LOCK_WAIT)) {
+            ps.setString(1, millis);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString("replaced");
+            }
+        }
     }
 
     /** One round trip whatever the batch size (a statement per table cost a round trip each). */
