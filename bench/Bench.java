@@ -8,9 +8,9 @@ import java.nio.file.Files;
  *
  * <p>Run it with {@code bench/run.sh [options]}; {@code --help} lists the options. The other files
  * here, one job each: {@code Options} (the command line), {@code StoreRun} (every case on one store),
- * {@code ScaleRun} (the scale case),
- * {@code Subject} (one jar under test with its database), {@code Seed} (the bench data), {@code Server}
- * (the server process), {@code Wrk} (the load), {@code Postgres} (the databases and the pgbench
+ * {@code ScaleRun} (the scale case), {@code Subject} (one jar under test with its database), {@code Seed}
+ * (the bench data), {@code LockedAccount} (the others' spends while one account is locked from outside),
+ * {@code Server} (the server process), {@code Wrk} (the load), {@code Postgres} (the databases and the pgbench
  * baseline), {@code Cpu} and {@code Machine} (what was used and on what), {@code Processes} (running
  * tools), {@code Result} and {@code Report} (the numbers and the Markdown).
  */

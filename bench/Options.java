@@ -25,9 +25,10 @@ record Options(
         Path out,
         List<Integer> scaleAccounts,
         int scaleSpendings) {
-    static final List<String> DEFAULT_CASES = List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive");
-    static final List<String> ALL_CASES = List.of(
-            "live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "scale");
+    static final List<String> DEFAULT_CASES =
+            List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked");
+    static final List<String> ALL_CASES =
+            List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked", "scale");
 
     static Options parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -93,7 +94,9 @@ record Options(
                   --warmup-seconds N   JIT warm-up per store before measuring (default 5)
                   --connections LIST   client counts for the spend and pgbench cases (default 8,32,64)
                   --stores LIST        sqlite,postgresql (default both)
-                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive (default all of them),
+                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked (default all of them);
+                                       locked (PostgreSQL): 7 accounts' spends before and while an
+                                       outside session holds an 8th account's row lock;
                                        scale (PostgreSQL, on its own: see --scale-accounts; ~20 min)
                   --accounts N         accounts of the spread case (default 10000)
                   --pg-host H --pg-port P --pg-user U   PostgreSQL server (default PGHOST/PGPORT/PGUSER

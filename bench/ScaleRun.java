@@ -18,6 +18,7 @@ import java.util.stream.IntStream;
 final class ScaleRun {
     private static final long BALANCE = 1_000_000_000L;
     private static final int SAMPLE = 10_000;
+    private static final long CHUNK = 100_000;
     private static final long MONTH_MILLIS = Duration.ofDays(30).toMillis();
 
     /** The numbers of one step, the same six parameters for every statement of {@link #GROW}. */
@@ -93,11 +94,15 @@ final class ScaleRun {
     private void grow(String url, long from, long to) {
         long start = System.nanoTime();
         try (Database database = Seed.open(url)) {
-            database.inTransaction(connection -> {
+            // In transactions of at most CHUNK accounts, so that no statement nears the statement timeout.
+            for (long lo = from; lo < to; lo += CHUNK) {
+                long chunkFrom = lo;
+                long chunkTo = Math.min(to, lo + CHUNK);
+                database.inTransaction(connection -> {
                 for (String sql : GROW) {
                     try (PreparedStatement ps = connection.prepareStatement(STEP + sql)) {
-                        ps.setLong(1, from);
-                        ps.setLong(2, to);
+                        ps.setLong(1, chunkFrom);
+                        ps.setLong(2, chunkTo);
                         ps.setLong(3, System.currentTimeMillis());
                         ps.setInt(4, options.scaleSpendings());
                         ps.setLong(5, BALANCE);
@@ -106,7 +111,8 @@ final class ScaleRun {
                     }
                 }
                 return null;
-            });
+                });
+            }
             database.inTransaction(connection -> {
                 try (PreparedStatement ps = connection.prepareStatement("ANALYZE")) {
                     return ps.execute();

@@ -109,6 +109,9 @@ final class StoreRun {
                     }
                 }
             }
+            if (options.wants("locked") && store.equals("postgresql")) {
+                lockedAccount(main);
+            }
             for (Subject subject : subjects) {
                 report.peakRssKb.put(subject.name(store), subject.server.procStatusKb("VmHWM"));
             }
@@ -132,6 +135,51 @@ final class StoreRun {
         Wrk.Run run = wrk(subject, "POST", "/api/tokens/spend/1", subject.seed.hotKey(), 32, seconds, true);
         subject.hotSpent201 += run.count(201);
         subject.hotInFlightBound += 32;
+    }
+
+    /** Issue 19: the other accounts' spends before and while one account is locked from outside. */
+    private void lockedAccount(Subject subject) throws Exception {
+        int connections = options.connections().stream().max(Integer::compare).orElse(32);
+        LockedAccount.Runs runs = LockedAccount.run(
+                subject.server, subject.url, subject.seed, folder, connections, (name, key, clients) -> {
+                    Wrk.Run run = wrk(subject, "POST", "/api/tokens/spend/1", key, clients, options.seconds(), true);
+                    report.add(new Result(
+                            store,
+                            name,
+                            clients,
+                            run.requestsPerSecond(),
+                            run.p50Micros() / 1000.0,
+                            run.p99Micros() / 1000.0,
+                            subject.server.procStatusKb("VmRSS"),
+                            Double.NaN,
+                            Double.NaN,
+                            run.statusText(),
+                            ""));
+                    return run;
+                });
+        for (Wrk.Run others : List.of(runs.othersBefore(), runs.othersLocked())) {
+            subject.spreadSpent201 += others.count(201);
+            subject.spreadInFlightBound += connections;
+        }
+        for (Wrk.Run locked : List.of(runs.lockedBefore(), runs.lockedLocked())) {
+            subject.hotSpent201 += locked.count(201);
+            subject.hotInFlightBound += LockedAccount.LOCKED_CONNECTIONS;
+        }
+        subject.hotSpent201++; // the spend that found the lock gone
+        LockedAccount.summary(runs).forEach(report::target);
+        report.check(
+                runs.othersLocked().count(201) == runs.othersLocked().requests()
+                        && runs.othersLocked().errors() == 0,
+                "postgresql: every spend of the other accounts while one was locked answered 201: "
+                        + runs.othersLocked().statusText());
+        long locked5xx = runs.lockedLocked().statuses().entrySet().stream()
+                .filter(e -> e.getKey() >= 500 && e.getKey() != 503)
+                .mapToLong(e -> e.getValue())
+                .sum();
+        report.check(
+                locked5xx == 0 && runs.lockedLocked().errors() == 0,
+                "postgresql: the locked account's callers got no 5xx but 503 and no timeout: "
+                        + runs.lockedLocked().statusText());
     }
 
     /** The group commit's batches during a case, from the server's own metrics. */

@@ -21,7 +21,8 @@ import java.time.Clock;
 
 /**
  * The operator console at {@code /console}: server-rendered pages over the same stores the operator
- * API uses. Every page but sign-in and the assets is registered through {@link ConsoleGuard}.
+ * API uses. Its gate ({@link ConsoleGuard}) is installed in the route table before any page, so every
+ * console route but sign-in and the assets needs a signed-in session.
  */
 public final class ConsoleRoutes {
     /** The stores and services the console works on, as the operator API has them. */
@@ -54,6 +55,7 @@ public final class ConsoleRoutes {
         ConsoleView view = new ConsoleView();
         ConsoleSessions sessions = new ConsoleSessions(stores.database(), clock);
         ConsoleGuard guard = new ConsoleGuard(sessions, view, https);
+        routes.consoleGate(guard, ConsoleGuard.OPEN);
         new ConsoleAssets().register(routes);
         new SignInPages(authenticator, sessions, guard, view).register(routes);
         new DashboardPage(new DashboardQueries(stores.database()), stores.services(), view, clock)

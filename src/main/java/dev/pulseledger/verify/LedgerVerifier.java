@@ -9,29 +9,34 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Checks the ledger invariants of CONTRACT §6 and §7 on a live database, each in one statement so that
- * concurrent traffic cannot produce a false alarm: balances are never negative and equal the sum of
- * their ledger lines, the credits, allowances and expiries minus the spendings that are not reverted,
- * and the tokens left in their grants; each grant's tokens add up (remaining + expired + held by
- * spendings = amount); each spending drew exactly its amount from grants and is refunded at most once;
- * each grant has exactly one ledger line that granted it. Each statement reads its tables once, grouped,
- * so a check costs the same per row at any size (no lookup per account or per spending).
+ * Checks the ledger invariants of CONTRACT §6, §7 and §8 on a live database, each in one statement so
+ * that concurrent traffic cannot produce a false alarm: balances are never negative and equal the sum of
+ * their ledger lines, the credits, allowances and expiries minus what spendings kept (their amount less
+ * what reverts refunded) minus what live reservations hold, and the tokens left in their grants; each
+ * grant's tokens add up (remaining + expired + held by spendings and reservations = amount); each
+ * spending drew exactly its amount from grants and is refunded at most its amount, once per revert line;
+ * each grant has exactly one ledger line that granted it; each reservation was held by one line, ended at
+ * most once (one release line, none while held), settled no more than it held, and drew and returned
+ * exactly its amount. Each statement reads each of its tables once, grouped, so a check costs the same
+ * per row at any size (no lookup per account or per spending).
  */
 public final class LedgerVerifier {
     private static final String BALANCES = "SELECT a.id, a.balance, COALESCE(l.total, 0), COALESCE(l.granted, 0),"
-            + " COALESCE(s.active, 0), COALESCE(g.remaining, 0) FROM accounts a"
+            + " COALESCE(s.kept, 0), COALESCE(r.held, 0), COALESCE(g.remaining, 0) FROM accounts a"
             + " LEFT JOIN (SELECT account_id, SUM(amount) AS total,"
             + "   SUM(CASE WHEN kind IN ('credit', 'allowance', 'expire') THEN amount ELSE 0 END) AS granted"
             + "   FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id"
-            + " LEFT JOIN (SELECT account_id, SUM(amount) AS active FROM spendings WHERE status = 'active'"
+            + " LEFT JOIN (SELECT account_id, SUM(amount - reverted_amount) AS kept FROM spendings"
             + "   GROUP BY account_id) s ON s.account_id = a.id"
+            + " LEFT JOIN (SELECT account_id, SUM(amount) AS held FROM reservations WHERE status = 'held'"
+            + "   GROUP BY account_id) r ON r.account_id = a.id"
             + " LEFT JOIN (SELECT account_id, SUM(remaining) AS remaining FROM grants WHERE remaining > 0"
             + "   GROUP BY account_id) g ON g.account_id = a.id"
             + " ORDER BY a.id";
-    private static final String REFUNDS = "SELECT s.id, s.account_id, s.status, s.amount,"
-            + " COALESCE(l.refunds, 0), COALESCE(l.spends, 0),"
+    private static final String REFUNDS = "SELECT s.id, s.account_id, s.status, s.amount, s.reverted_amount,"
+            + " COALESCE(l.refunded, 0), COALESCE(l.spends, 0),"
             + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0), COALESCE(d.grants, 0) FROM spendings s"
-            + " LEFT JOIN (SELECT spending_id, SUM(CASE WHEN kind = 'revert' THEN 1 ELSE 0 END) AS refunds,"
+            + " LEFT JOIN (SELECT spending_id, SUM(CASE WHEN kind = 'revert' THEN amount ELSE 0 END) AS refunded,"
             + "   SUM(CASE WHEN kind = 'spend' THEN 1 ELSE 0 END) AS spends FROM ledger_entries"
             + "   WHERE spending_id IS NOT NULL GROUP BY spending_id) l ON l.spending_id = s.id"
             + " LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned,"
@@ -43,6 +48,17 @@ public final class LedgerVerifier {
             + " LEFT JOIN (SELECT account_id, grant_id, COUNT(*) AS lines FROM ledger_entries"
             + "   WHERE grant_id IS NOT NULL AND kind IN ('credit', 'allowance') GROUP BY account_id, grant_id) l"
             + "   ON l.grant_id = g.id AND l.account_id = g.account_id";
+    private static final String RESERVATIONS = "SELECT r.id, r.account_id, r.status, r.amount,"
+            + " COALESCE(r.settled_amount, 0), (SELECT s.amount FROM spendings s WHERE s.id = r.spending_id),"
+            + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = r.id AND l.kind = 'hold'),"
+            + " (SELECT COALESCE(SUM(l.amount), 0) FROM ledger_entries l WHERE l.spending_id = r.id"
+            + "   AND l.kind = 'hold'),"
+            + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = r.id AND l.kind = 'release'),"
+            + " (SELECT COALESCE(SUM(l.amount), 0) FROM ledger_entries l WHERE l.spending_id = r.id"
+            + "   AND l.kind = 'release'),"
+            + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0)"
+            + " FROM reservations r LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned"
+            + "   FROM spending_grants GROUP BY spending_id) d ON d.spending_id = r.id";
 
     /** One broken invariant on one account. */
     public record Mismatch(String accountId, String problem) {}
@@ -65,6 +81,7 @@ public final class LedgerVerifier {
             run(connection, BALANCES, LedgerVerifier::checkBalance, mismatches);
             run(connection, REFUNDS, LedgerVerifier::checkSpending, mismatches);
             run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);
+            run(connection, RESERVATIONS, LedgerVerifier::checkReservation, mismatches);
         });
         return mismatches;
     }
@@ -84,19 +101,20 @@ public final class LedgerVerifier {
         long balance = rs.getLong(2);
         long ledgerSum = rs.getLong(3);
         long granted = rs.getLong(4);
-        long activeSpent = rs.getLong(5);
-        long inGrants = rs.getLong(6);
+        long kept = rs.getLong(5);
+        long held = rs.getLong(6);
+        long inGrants = rs.getLong(7);
         if (balance < 0) {
             mismatches.add(new Mismatch(account, "balance " + balance + " is negative"));
         }
         if (balance != ledgerSum) {
             mismatches.add(new Mismatch(account, "balance " + balance + " != sum of ledger entries " + ledgerSum));
         }
-        if (balance != granted - activeSpent) {
+        if (balance != granted - kept - held) {
             mismatches.add(new Mismatch(
                     account,
-                    "balance " + balance + " != credits, allowances and expiries " + granted
-                            + " - unreverted spendings " + activeSpent));
+                    "balance " + balance + " != credits, allowances and expiries " + granted + " - unreverted spending "
+                            + kept + " - held by live reservations " + held));
         }
         if (balance != inGrants) {
             mismatches.add(new Mismatch(account, "balance " + balance + " != tokens left in its grants " + inGrants));
@@ -108,29 +126,35 @@ public final class LedgerVerifier {
         String account = rs.getString(2);
         boolean reverted = "reverted".equals(rs.getString(3));
         long amount = rs.getLong(4);
-        long refunds = rs.getLong(5);
-        long spends = rs.getLong(6);
-        long drawn = rs.getLong(7);
-        long returned = rs.getLong(8);
-        long grants = rs.getLong(9);
+        long revertedAmount = rs.getLong(5);
+        long refunded = rs.getLong(6);
+        long spends = rs.getLong(7);
+        long drawn = rs.getLong(8);
+        long returned = rs.getLong(9);
+        long grants = rs.getLong(10);
         if (spends != 1) {
             mismatches.add(new Mismatch(account, "spending " + spending + " has " + spends + " spend entries"));
         }
-        if (refunds != (reverted ? 1 : 0)) {
+        if (revertedAmount < 0 || revertedAmount > amount || reverted != (revertedAmount == amount)) {
             mismatches.add(new Mismatch(
                     account,
-                    "spending " + spending + " is " + (reverted ? "reverted" : "active") + " with " + refunds
-                            + " refunds"));
+                    "spending " + spending + " of " + amount + " is " + rs.getString(3) + " with " + revertedAmount
+                            + " reverted"));
+        }
+        if (refunded != revertedAmount) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "spending " + spending + " has " + revertedAmount + " reverted but revert lines of " + refunded));
         }
         // A spending reverted before grants existed has no record of them; every other one drew its amount.
         if ((grants > 0 || !reverted) && drawn != amount) {
             mismatches.add(new Mismatch(
                     account, "spending " + spending + " of " + amount + " drew " + drawn + " from grants"));
         }
-        if (grants > 0 && returned != (reverted ? amount : 0)) {
+        if (grants > 0 && returned != revertedAmount) {
             mismatches.add(new Mismatch(
                     account,
-                    "spending " + spending + " is " + (reverted ? "reverted" : "active") + " and returned " + returned
+                    "spending " + spending + " has " + revertedAmount + " reverted and returned " + returned
                             + " to its grants"));
         }
     }
@@ -152,6 +176,46 @@ public final class LedgerVerifier {
         // Grants made by the upgrade to §7 from an existing balance have no line of their own.
         if (grantedBy > 1) {
             mismatches.add(new Mismatch(account, "grant " + grant + " was granted by " + grantedBy + " ledger lines"));
+        }
+    }
+
+    private static void checkReservation(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+        String reservation = rs.getString(1);
+        String account = rs.getString(2);
+        boolean held = "held".equals(rs.getString(3));
+        long amount = rs.getLong(4);
+        long settled = rs.getLong(5);
+        long spent = rs.getLong(6);
+        boolean hasSpending = !rs.wasNull();
+        long holds = rs.getLong(7);
+        long heldByLines = rs.getLong(8);
+        long releases = rs.getLong(9);
+        long released = rs.getLong(10);
+        long drawn = rs.getLong(11);
+        long returned = rs.getLong(12);
+        if (holds != 1 || heldByLines != -amount) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "reservation " + reservation + " of " + amount + " has " + holds + " hold lines of "
+                            + heldByLines));
+        }
+        if (releases != (held ? 0 : 1) || released != (held ? 0 : amount)) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "reservation " + reservation + " is " + rs.getString(3) + " with " + releases + " release lines of "
+                            + released));
+        }
+        if (settled < 0 || settled > amount || (settled > 0) != hasSpending || (hasSpending && spent != settled)) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "reservation " + reservation + " of " + amount + " settled " + settled + " as a spending of "
+                            + (hasSpending ? spent : "none")));
+        }
+        if (drawn != amount || returned != (held ? 0 : amount)) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "reservation " + reservation + " is " + rs.getString(3) + " and drew " + drawn + ", returned "
+                            + returned + " of its " + amount));
         }
     }
 }
