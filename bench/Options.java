@@ -26,9 +26,11 @@ record Options(
         List<Integer> scaleAccounts,
         int scaleSpendings) {
     static final List<String> DEFAULT_CASES =
-            List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked");
+            List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked",
+                    "reserve-settle");
     static final List<String> ALL_CASES =
-            List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked", "scale");
+            List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked",
+                    "reserve-settle", "scale");
 
     static Options parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -94,7 +96,10 @@ record Options(
                   --warmup-seconds N   JIT warm-up per store before measuring (default 5)
                   --connections LIST   client counts for the spend and pgbench cases (default 8,32,64)
                   --stores LIST        sqlite,postgresql (default both)
-                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked (default all of them);
+                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked,reserve-settle
+                                       (default all of them); reserve-settle: reserve 10 then settle 7 on an
+                                       account of its own, in units of work (two requests) per second,
+                                       with its ratio to spend-hot at the same connections;
                                        locked (PostgreSQL): 7 accounts' spends before and while an
                                        outside session holds an 8th account's row lock;
                                        scale (PostgreSQL, on its own: see --scale-accounts; ~20 min)

@@ -135,8 +135,8 @@ final class ScaleRun {
             int seconds = options.seconds();
             Path log = folder.resolve("wrk.log");
             if (options.warmupSeconds() > 0) {
-                Wrk.run(log, server.port(), "POST", "/api/tokens/spend/1", keysArgument, 32, options.warmupSeconds(), false);
-                Wrk.run(log, server.port(), "GET", "/api/tokens/spendings?limit=20", keysArgument, 32,
+                Wrk.run(log, "bench/wrk.lua", server.port(), "POST", "/api/tokens/spend/1", keysArgument, 32, options.warmupSeconds(), false);
+                Wrk.run(log, "bench/wrk.lua", server.port(), "GET", "/api/tokens/spendings?limit=20", keysArgument, 32,
                         options.warmupSeconds(), false);
             }
             int connections = options.connections().stream().max(Integer::compare).orElse(64);
@@ -144,7 +144,7 @@ final class ScaleRun {
                     new String[] {"spend", "POST", "/api/tokens/spend/1"},
                     new String[] {"GET balance", "GET", "/api/tokens/balance"},
                     new String[] {"GET spendings, first page of 20", "GET", "/api/tokens/spendings?limit=20"})) {
-                Wrk.Run run = Wrk.run(log, server.port(), request[1], request[2], keysArgument, connections, seconds,
+                Wrk.Run run = Wrk.run(log, "bench/wrk.lua", server.port(), request[1], request[2], keysArgument, connections, seconds,
                         false);
                 report.add(new Result("scale", request[0] + " (" + size + ")", connections, run.requestsPerSecond(),
                         run.p50Micros() / 1000.0, run.p99Micros() / 1000.0, server.procStatusKb("VmRSS"), Double.NaN,

@@ -109,6 +109,11 @@ final class StoreRun {
                     }
                 }
             }
+            for (int connections : options.connections()) {
+                if (options.wants("reserve-settle")) {
+                    reserveThenSettle(main, connections);
+                }
+            }
             if (options.wants("locked") && store.equals("postgresql")) {
                 lockedAccount(main);
             }
@@ -182,6 +187,35 @@ final class StoreRun {
                         + runs.lockedLocked().statusText());
     }
 
+    /**
+     * Issue 15: reserve 10 then settle 7 on one account, reported in units of work (a reserve and its
+     * settle) per second, so that its ratio to the plain spend case shows what the second request costs.
+     */
+    private void reserveThenSettle(Subject subject, int connections) throws Exception {
+        Server server = subject.server;
+        Map<String, Double> metricsBefore = server.metrics();
+        Wrk.Run run = Wrk.run(folder.resolve("wrk.log"), "bench/reserve.lua", server.port(), "POST",
+                "/api/tokens/reservations", subject.seed.reserveKey(), connections, options.seconds(), true);
+        Map<String, Double> metricsAfter = server.metrics();
+        double unitsPerSecond = run.count(200) / (double) options.seconds();
+        report.add(new Result(
+                store,
+                Report.RESERVE_SETTLE,
+                connections,
+                unitsPerSecond,
+                run.p50Micros() / 1000.0,
+                run.p99Micros() / 1000.0,
+                server.procStatusKb("VmRSS"),
+                Double.NaN,
+                Double.NaN,
+                run.statusText(),
+                batches(metricsBefore, metricsAfter)));
+        report.check(
+                run.errors() == 0 && run.count(201) + run.count(200) == run.requests(),
+                store + ": every reserve answered 201 and every settle 200 at " + connections + " connections: "
+                        + run.statusText());
+    }
+
     /** The group commit's batches during a case, from the server's own metrics. */
     private static String batches(Map<String, Double> before, Map<String, Double> after) {
         double count = delta(before, after, "pulseledger_spend_batch_size_count");
@@ -225,7 +259,8 @@ final class StoreRun {
     private Wrk.Run wrk(
             Subject subject, String method, String path, String key, int connections, int seconds, boolean tally)
             throws Exception {
-        return Wrk.run(folder.resolve("wrk.log"), subject.server.port(), method, path, key, connections, seconds, tally);
+        return Wrk.run(folder.resolve("wrk.log"), "bench/wrk.lua", subject.server.port(), method, path, key,
+                connections, seconds, tally);
     }
 
     /**

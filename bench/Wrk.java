@@ -8,16 +8,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Runs wrk with bench/wrk.lua against one server and reads the line its script prints. */
+/** Runs wrk with one of the bench's scripts against one server and reads the line the script prints. */
 final class Wrk {
     private Wrk() {}
 
     /**
-     * One run; {@code key} is a caller key, {@code @file} of keys to rotate over, or null. {@code tally}
+     * One run of {@code script}; bench/wrk.lua also takes the method and path. {@code key} is a caller key,
+     * {@code @file} of keys to rotate over, or null. {@code tally}
      * makes the script count every status (dearer for the client). The command and output are appended
      * to {@code log}, with a single key masked.
      */
-    static Run run(Path log, int port, String method, String path, String key, int connections, int seconds,
+    static Run run(Path log, String script, int port, String method, String path, String key, int connections, int seconds,
             boolean tally) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 "wrk",
@@ -30,11 +31,12 @@ final class Wrk {
                 "--timeout",
                 "10s",
                 "-s",
-                Path.of("bench/wrk.lua").toAbsolutePath().toString(),
+                Path.of(script).toAbsolutePath().toString(),
                 "http://127.0.0.1:" + port + path,
-                "--",
-                method,
-                path));
+                "--"));
+        if (script.endsWith("wrk.lua")) {
+            command.addAll(List.of(method, path));
+        }
         if (key != null) {
             command.add(key);
         }
