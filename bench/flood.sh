@@ -2,6 +2,10 @@
 # The flood benchmark of issue 17 (docs/OPERATIONS.md, "Floods of made-up keys"): a legitimate
 # caller's spend rate and p99 on its own, then while another client floods random keys.
 # Usage: bench/flood.sh [seconds per run, default 10] [database URL, default a fresh SQLite file]
+# The flood is paced like the issue's (one client, 32 connections, about 10,000 requests/s): each
+# connection pauses FLOOD_PAUSE_MS (default 3) after every answer, so at most 32 * 1000 / 3 = 10,667
+# requests/s. Unpaced (FLOOD_PAUSE_MS=0), wrk takes as much of the machine's CPU as it can get, and on
+# a 2-core machine that measures the flooder's appetite more than the node's cost per flood request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +16,7 @@ if [[ ! -f target/pulseledger.jar || -n "$(find src pom.xml -newer target/pulsel
 fi
 
 seconds="${1:-10}"
+pause_ms="${FLOOD_PAUSE_MS:-3}"
 work="$(mktemp -d)"
 url="${2:-jdbc:sqlite:$work/pulseledger.db}"
 admin="pl_admin_$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 32)"
@@ -41,29 +46,43 @@ field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
 transactions() {
   curl -sf "$base/metrics" | awk '/^pulseledger_db_transactions_total\{.*pool="lookups"/ {sum += $2} END {printf "%d", sum}'
 }
+# The node's CPU time so far, in clock ticks (utime + stime of /proc/PID/stat).
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+flood() {
+  BENCH_TALLY=1 BENCH_PAUSE_MS="$pause_ms" wrk -t1 -c32 -d"$1s" -s bench/wrk.lua "$base" -- GET /api/tokens/balance \
+    "@$work/keys" | grep '^BENCH'
+}
 legit() { wrk -t1 -c8 -d"${seconds}s" -s bench/wrk.lua "$base" -- POST /api/tokens/spend/1 "$key" | grep '^BENCH'; }
 
 wrk -t1 -c8 -d2s -s bench/wrk.lua "$base" -- POST /api/tokens/spend/1 "$key" >/dev/null # warm-up
 alone="$(legit)"
 
+# The flood on its own first: what the node spends on each flood request.
+cpu_before="$(cpu_ticks)"
+flood_alone="$(flood "$seconds")"
+cpu_after="$(cpu_ticks)"
+
 before="$(transactions)"
-BENCH_TALLY=1 wrk -t1 -c32 -d"$((seconds + 2))s" -s bench/wrk.lua "$base" -- GET /api/tokens/balance "@$work/keys" \
-  >"$work/flood" &
+flood "$((seconds + 2))" >"$work/flood" &
 flood=$!
 sleep 1
 flooded="$(legit)"
 wait "$flood"
 after="$(transactions)"
-flood_line="$(grep '^BENCH' "$work/flood")"
+flood_line="$(cat "$work/flood")"
 
+echo "Flood pause ${pause_ms} ms per connection (32 connections); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "Legitimate caller alone:   $(field rps "$alone") spends/s, p99 $(field p99_us "$alone") µs"
 echo "Legitimate caller flooded: $(field rps "$flooded") spends/s, p99 $(field p99_us "$flooded") µs"
 echo "Flood: $(field requests "$flood_line") requests ($(field rps "$flood_line")/s);" \
   "statuses: $(grep -oE 'status_[0-9]+=[0-9]+' <<<"$flood_line" | tr '\n' ' ')"
-python3 - "$alone" "$flooded" "$flood_line" "$before" "$after" <<'PY'
+python3 - "$alone" "$flooded" "$flood_line" "$before" "$after" "$flood_alone" "$((cpu_after - cpu_before))" \
+  "$(getconf CLK_TCK)" <<'PY'
 import re, sys
 get = lambda line, name: float(re.search(r"\b%s=([0-9.]+)" % name, line).group(1))
-alone, flooded, flood, before, after = sys.argv[1:]
+alone, flooded, flood, before, after, flood_alone, ticks, ticks_per_second = sys.argv[1:]
+print("Node CPU per flood request (flood alone, %.0f/s): %.1f µs" % (get(flood_alone, "rps"),
+      1e6 * int(ticks) / int(ticks_per_second) / get(flood_alone, "requests")))
 flood_requests = get(flood, "requests")
 print("Spend rate kept: %.0f %% (target >= 80 %%); p99 flooded / alone: %.2f (target <= 3)"
       % (100 * get(flooded, "rps") / get(alone, "rps"), get(flooded, "p99_us") / get(alone, "p99_us")))

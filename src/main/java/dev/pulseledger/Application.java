@@ -27,6 +27,7 @@ import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.FailedAuthGate;
 import dev.pulseledger.http.ListenAddress;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
@@ -241,6 +242,7 @@ public final class Application implements AutoCloseable {
         }
         routing.addFilter(new UnreadBodyCloses());
         hsts.ifPresent(routing::addFilter);
+        routing.addFilter(new FailedAuthGate(access));
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);

@@ -87,6 +87,15 @@ class FailedAuthenticationFloodTest {
             assertThat(refused.contentType()).isEqualTo("application/problem+json");
             assertThat(Long.parseLong(refused.header("Retry-After").orElseThrow()))
                     .isBetween(1L, 60L);
+            assertThat(refused.json().path("status").asInt()).isEqualTo(429);
+            assertThat(refused.json().path("type").asText()).endsWith("/too-many-failed-authentications");
+            assertThat(refused.header("X-Request-Id"))
+                    .as("every response has a request id")
+                    .isPresent();
+            assertThat(refused.header("Cache-Control")).contains("no-store");
+            assertThat(stranger.get("/admin/plans").status())
+                    .as("an unknown key on an admin path, from the same address")
+                    .isEqualTo(429);
             assertThat(node.admin().get("/admin/plans").status())
                     .as("the admin key from the same address")
                     .isEqualTo(200);
