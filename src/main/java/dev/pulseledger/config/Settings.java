@@ -139,6 +139,12 @@ public final class Settings {
             Kind.wholeNumber(1, 1_000_000),
             "600",
             "Unknown keys one client address may send per minute; beyond it 429 without a key lookup.");
+    public static final Setting<Duration> AUTH_FAILURE_HOLD = declare(
+            "auth-failure-hold-ms",
+            Kind.millis(0, 10_000),
+            "1000",
+            "How long a 429 for too many unknown keys is held before it is sent (0: at once), so that a"
+                    + " flooding client waiting for its answers slows down.");
     public static final Setting<AddressRanges> TRUSTED_PROXIES = declare(
             "trusted-proxies",
             new Kind<>("comma-separated IP addresses or CIDR ranges, or nothing", AddressRanges::parse, false),

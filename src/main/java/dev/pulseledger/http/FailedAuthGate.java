@@ -8,13 +8,16 @@ import java.util.OptionalLong;
 
 /**
  * Answers a flood of made-up keys before any other work: a keyed request from a client address past
- * its failed authentications, with a key this node does not know, gets the ready-made 429 at once.
+ * its failed authentications, with a key this node does not know, gets the ready-made 429, after
+ * the {@link RefusalHold}.
  */
 public final class FailedAuthGate implements Filter {
     private final Access access;
+    private final RefusalHold hold;
 
-    public FailedAuthGate(Access access) {
+    public FailedAuthGate(Access access, RefusalHold hold) {
         this.access = access;
+        this.hold = hold;
     }
 
     @Override
@@ -23,6 +26,7 @@ public final class FailedAuthGate implements Filter {
         if (path.startsWith("/api/") || path.startsWith("/admin/")) {
             OptionalLong retryAfterSeconds = access.floodRefusal(req);
             if (retryAfterSeconds.isPresent()) {
+                hold.hold();
                 FailedAuthRefusal.send(res, retryAfterSeconds.getAsLong());
                 return;
             }
