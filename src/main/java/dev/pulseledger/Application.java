@@ -201,7 +201,7 @@ public final class Application implements AutoCloseable {
                                 config.get(Settings.SPEND_BATCH_SIZE),
                                 MAX_SPEND_WAIT),
                         metrics));
-        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.Limits.DEFAULT).start());
+        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.DEFAULT_LIMITS).start());
         EventSettings events = config.events();
         parts.add(
                 "maintenance scheduler",
@@ -226,7 +226,7 @@ public final class Application implements AutoCloseable {
                                 database,
                                 clock,
                                 config.get(Settings.IDEMPOTENCY_RETENTION),
-                                IdempotencyCleaner.Limits.DEFAULT)
+                                IdempotencyCleaner.DEFAULT_LIMITS)
                         .start());
         SpendActivity spendActivity = parts.add("spend activity", SpendActivity.start(database, clock));
         if (config.get(Settings.DEMO)) {

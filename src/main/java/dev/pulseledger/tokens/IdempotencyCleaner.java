@@ -1,16 +1,10 @@
 package dev.pulseledger.tokens;
 
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.ScheduledSweep;
 import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Forgets idempotency records once their retention has passed. It deletes in small batches, each
@@ -18,81 +12,51 @@ import org.slf4j.LoggerFactory;
  * a spend, however many records have piled up.
  */
 public final class IdempotencyCleaner implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(IdempotencyCleaner.class);
+    /** A run every minute, of up to 20 batches of 500 records. */
+    public static final ScheduledSweep.Limits DEFAULT_LIMITS =
+            new ScheduledSweep.Limits(Duration.ofMinutes(1), 500, 20);
+
     private static final String DELETE_EXPIRED = "DELETE FROM idempotency_keys WHERE (account_id, key) IN"
             + " (SELECT account_id, key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)";
-
-    /** How much one run may delete, and how often runs come. */
-    public record Limits(int batchSize, int maxBatchesPerRun, Duration period) {
-        public static final Limits DEFAULT = new Limits(500, 20, Duration.ofMinutes(1));
-    }
 
     private final Database database;
     private final Clock clock;
     private final Duration retention;
-    private final Limits limits;
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("idempotency-cleaner").daemon(true).factory());
+    private final Duration interval;
+    private final ScheduledSweep sweep;
 
-    public IdempotencyCleaner(Database database, Clock clock, Duration retention, Limits limits) {
+    public IdempotencyCleaner(Database database, Clock clock, Duration retention, ScheduledSweep.Limits limits) {
         this.database = database;
         this.clock = clock;
         this.retention = retention;
-        this.limits = limits;
+        this.interval = limits.interval();
+        this.sweep = new ScheduledSweep("idempotency-cleaner", limits, this::deleteExpired);
     }
 
-    /** Runs {@link #runOnce()} every period from now on, until closed. */
+    /** Runs {@link #runOnce()} every interval from one interval on, until closed. */
     public IdempotencyCleaner start() {
-        long periodMillis = limits.period().toMillis();
-        // runQuietly logs its own failures, so the future has nothing to report.
-        ScheduledFuture<?> unused =
-                scheduler.scheduleWithFixedDelay(this::runQuietly, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        sweep.start(interval);
         return this;
     }
 
     /** Deletes up to one run's worth of expired records; returns how many it deleted. */
     public int runOnce() {
-        Instant cutoff = clock.instant().minus(retention);
-        int deleted = 0;
-        for (int batch = 0; batch < limits.maxBatchesPerRun(); batch++) {
-            int inBatch = deleteBatch(cutoff);
-            deleted += inBatch;
-            if (inBatch < limits.batchSize()) {
-                break;
-            }
-        }
-        return deleted;
+        return sweep.runOnce();
     }
 
-    private int deleteBatch(Instant cutoff) {
+    private int deleteExpired(int batchSize) {
+        long cutoffMillis = clock.instant().minus(retention).toEpochMilli();
         return database.inTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(DELETE_EXPIRED)) {
-                ps.setLong(1, cutoff.toEpochMilli());
-                ps.setInt(2, limits.batchSize());
+                ps.setLong(1, cutoffMillis);
+                ps.setInt(2, batchSize);
                 return ps.executeUpdate();
             }
         });
     }
 
-    /** A failed run (the database is away, say) is simply tried again next period. */
-    private void runQuietly() {
-        try {
-            int deleted = runOnce();
-            if (deleted > 0) {
-                LOG.debug("Deleted {} expired idempotency records", deleted);
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("Idempotency cleanup failed, will retry: {}", e.getMessage());
-        }
-    }
-
     @Override
     public void close() {
-        scheduler.shutdownNow();
-        try {
-            scheduler.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        sweep.close();
     }
 }

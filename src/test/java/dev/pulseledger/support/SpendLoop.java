@@ -2,6 +2,7 @@ package dev.pulseledger.support;
 
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * spendings, when the last 201 came, the slowest answer, and every 503 that was not the expected problem.
  */
 public final class SpendLoop {
-    private final String expected503Code;
+    private final Set<String> expected503Codes;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
     private final Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
@@ -21,9 +22,9 @@ public final class SpendLoop {
     private final AtomicLong last201Nanos = new AtomicLong();
     private final AtomicLong slowestNanos = new AtomicLong();
 
-    /** @param expected503Code the problem code every 503 must carry, as a problem+json with Retry-After */
-    public SpendLoop(String expected503Code) {
-        this.expected503Code = expected503Code;
+    /** @param expected503Codes the problem codes a 503 may carry, as a problem+json with Retry-After */
+    public SpendLoop(String... expected503Codes) {
+        this.expected503Codes = Set.of(expected503Codes);
     }
 
     /** Spends until {@link #stop()}; run one per caller thread, each with its own {@code spender} number. */
@@ -79,7 +80,7 @@ public final class SpendLoop {
 
     private boolean isExpectedProblem(Reply reply) {
         return reply.contentType().startsWith("application/problem+json")
-                && expected503Code.equals(reply.code())
+                && expected503Codes.contains(reply.code())
                 && reply.header("Retry-After").isPresent();
     }
 }

@@ -3,6 +3,7 @@ package dev.pulseledger.tokens;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.ScheduledSweep;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.Reply;
@@ -69,7 +70,7 @@ class IdempotencyCleanerTest {
 
     private static IdempotencyCleaner cleaner(Database database, Clock clock, int batchSize, int batches) {
         return new IdempotencyCleaner(
-                database, clock, RETENTION, new IdempotencyCleaner.Limits(batchSize, batches, Duration.ofHours(1)));
+                database, clock, RETENTION, new ScheduledSweep.Limits(Duration.ofHours(1), batchSize, batches));
     }
 
     private static Database open(TestNode node) {
