@@ -160,7 +160,7 @@ public final class Settings {
             "",
             "Browser origins whose pages may call /api/ (CORS); none: CORS is off.");
     public static final Setting<Boolean> ACCESS_LOG =
-            declare("access-log", Kind.bool(), "false", "Logs one line per request (never its key or query).");
+            declare("access-log", Kind.bool(), "false", "Logs one line per request (never its key or query); 401 and 429 lines at most 10 a second.");
 
     public static final Setting<Optional<String>> REDIS_URL = declareSecret(
             "redis-url",
