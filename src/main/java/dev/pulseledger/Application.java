@@ -7,6 +7,7 @@ import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.admin.KeyAdminRoutes;
 import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
+import dev.pulseledger.admin.ReservationAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.EventSettings;
@@ -28,6 +29,7 @@ import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.FailedAuthGate;
+import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.ListenAddress;
 import dev.pulseledger.http.RefusalHold;
 import dev.pulseledger.http.RequestDeadlines;
@@ -43,9 +45,11 @@ import dev.pulseledger.keys.AdminKeys;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyDirectory;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.BusyAccountLanes;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.Renewals;
+import dev.pulseledger.ledger.ReservationQueries;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.metrics.NodeMetrics;
 import dev.pulseledger.pulse.PulseFeed;
@@ -72,6 +76,7 @@ import dev.pulseledger.store.Database;
 import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.tokens.IdempotencyCleaner;
+import dev.pulseledger.tokens.ReservationRoutes;
 import dev.pulseledger.tokens.TokenRoutes;
 import dev.pulseledger.usage.LedgerHistory;
 import dev.pulseledger.usage.UsageRoutes;
@@ -83,6 +88,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -200,6 +206,8 @@ public final class Application implements AutoCloseable {
                                 config.get(Settings.SPEND_QUEUE_LENGTH),
                                 config.get(Settings.SPEND_BATCH_SIZE),
                                 MAX_SPEND_WAIT),
+                        new BusyAccountLanes.Limits(
+                                config.get(Settings.ACCOUNT_LOCK_WAIT), busyAccountConnections(config)),
                         metrics));
         parts.add("renewals", new Renewals(database, ledger, clock, Renewals.DEFAULT_LIMITS).start());
         EventSettings events = config.events();
@@ -276,9 +284,15 @@ public final class Application implements AutoCloseable {
                         ledgerHistory,
                         clock)
                 .register(routes);
+        ReservationQueries reservations = new ReservationQueries(database);
+        new ReservationRoutes(access, ledger, reservations).register(routes);
+        Gauge.builder("pulseledger.reservations.held.tokens", reservations, ReservationQueries::heldTokens)
+                .description("Tokens held by live reservations, on every account and node")
+                .register(metrics);
         new UsageRoutes(access, ledgerHistory, clock).register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
+        new ReservationAdminRoutes(accounts, ledger, reservations).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(services, feed, clock).register(routes);
         new ServiceHistoryAdminRoutes(history, services).register(routes);
@@ -291,8 +305,19 @@ public final class Application implements AutoCloseable {
                 .register(routes);
         new ConsoleRoutes(
                         new ConsoleRoutes.Stores(
-                                database, accounts, plans, keys, ledger, balances, services, feed, incidents, webhooks),
+                                database,
+                                accounts,
+                                plans,
+                                keys,
+                                ledger,
+                                balances,
+                                services,
+                                feed,
+                                incidents,
+                                maintenances,
+                                webhooks),
                         authenticator,
+                        new HttpsRequests(config.get(Settings.TRUSTED_PROXIES)),
                         clock)
                 .register(routes);
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
@@ -357,6 +382,15 @@ public final class Application implements AutoCloseable {
      */
     private static int lookupConnections(int poolSize) {
         return poolSize >= 4 ? 2 : 1;
+    }
+
+    /**
+     * Accounts locked elsewhere wait for their lock on a connection each, at most half of the writers'
+     * pool, so that the writer and the reads keep the rest.
+     */
+    private static int busyAccountConnections(Config config) {
+        int poolSize = config.get(Settings.DB_POOL_SIZE);
+        return Math.max(1, (poolSize - lookupConnections(poolSize)) / 2);
     }
 
     public int port() {

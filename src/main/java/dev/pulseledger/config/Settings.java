@@ -72,6 +72,12 @@ public final class Settings {
             "Spends and reverts waiting to commit; beyond it 503 overloaded.");
     public static final Setting<Integer> SPEND_BATCH_SIZE = declare(
             "spend-batch-size", Kind.wholeNumber(1, 10_000), "256", "Most spends and reverts committed together.");
+    public static final Setting<Duration> ACCOUNT_LOCK_WAIT = declare(
+            "account-lock-wait-ms",
+            Kind.millis(100, 60_000),
+            "3000",
+            "How long a change waits for an account whose lock is held elsewhere (another node, an outside"
+                    + " session) before 503 account_busy; other accounts never wait for it.");
     public static final Setting<Duration> REQUEST_TIMEOUT = declare(
             "request-timeout-s",
             Kind.seconds(1, 3600),
@@ -149,7 +155,8 @@ public final class Settings {
             "trusted-proxies",
             new Kind<>("comma-separated IP addresses or CIDR ranges, or nothing", AddressRanges::parse, false),
             "",
-            "Proxies whose X-Forwarded-For names the client address; from any other peer it is ignored.");
+            "Proxies whose X-Forwarded-For names the client address and whose X-Forwarded-Proto: https marks"
+                    + " the console cookie Secure; from any other peer both are ignored.");
 
     public static final Setting<CorsOrigins> CORS_ALLOWED_ORIGINS = declare(
             "cors-allowed-origins",
@@ -159,8 +166,11 @@ public final class Settings {
                     false),
             "",
             "Browser origins whose pages may call /api/ (CORS); none: CORS is off.");
-    public static final Setting<Boolean> ACCESS_LOG =
-            declare("access-log", Kind.bool(), "false", "Logs one line per request (never its key or query); 401 and 429 lines at most 10 a second.");
+    public static final Setting<Boolean> ACCESS_LOG = declare(
+            "access-log",
+            Kind.bool(),
+            "false",
+            "Logs one line per request (never its key or query); 401 and 429 lines at most 10 a second.");
 
     public static final Setting<Optional<String>> REDIS_URL = declareSecret(
             "redis-url",

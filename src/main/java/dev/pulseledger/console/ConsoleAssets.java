@@ -13,6 +13,7 @@ import java.util.Optional;
 
 /** The console's stylesheet and htmx from its webjar: a fixed list of files, served by this node. */
 final class ConsoleAssets {
+    static final String PATH = "/console/assets/{asset}";
     private static final String CACHE_CONTROL = "public, max-age=86400";
 
     private final Map<String, Representation> assets;
@@ -29,7 +30,7 @@ final class ConsoleAssets {
     }
 
     void register(RouteTable routes) {
-        routes.get("/console/assets/{asset}", this::asset);
+        routes.get(PATH, this::asset);
     }
 
     private void asset(ServerRequest req, ServerResponse res) {

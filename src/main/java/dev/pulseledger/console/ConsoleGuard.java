@@ -1,24 +1,32 @@
 package dev.pulseledger.console;
 
 import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.Gate;
+import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.keys.Secrets;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The one rule in front of every console page: a page needs a live session, a change also needs
- * that session's CSRF token in its form. Handlers are wrapped when they are registered, so none can
- * forget either check.
+ * The console's {@link Gate}, installed in the {@link dev.pulseledger.http.RouteTable} so that every
+ * console route but sign-in and the assets passes it: a page needs a live session, a change also needs
+ * that session's CSRF token in its form. What it found travels to the handler in the request's context.
  */
-final class ConsoleGuard {
+final class ConsoleGuard implements Gate {
     static final String COOKIE = "pl_console";
     static final String CSRF_FIELD = "csrf";
     static final String SIGN_IN = "/console/sign-in";
+    /** The console routes anyone may call. */
+    static final Set<String> OPEN = Set.of(SIGN_IN, ConsoleAssets.PATH);
+
+    private static final Object ADMITTED = new Object();
 
     /** A page for a signed-in operator. */
     @FunctionalInterface
@@ -32,58 +40,86 @@ final class ConsoleGuard {
         void handle(ServerRequest req, ServerResponse res, Session session, Form form);
     }
 
+    /** What the gate found: the live session, and for a change the form it read. */
+    private record Admitted(Session session, Form form) {}
+
     private final ConsoleSessions sessions;
     private final ConsoleView view;
+    private final HttpsRequests https;
 
-    ConsoleGuard(ConsoleSessions sessions, ConsoleView view) {
+    ConsoleGuard(ConsoleSessions sessions, ConsoleView view, HttpsRequests https) {
         this.sessions = sessions;
         this.view = view;
+        this.https = https;
     }
 
-    /** A GET page: without a live session the browser is sent to sign in. */
-    Handler page(Page page) {
-        return (req, res) -> {
-            Optional<Session> session = session(req);
+    /**
+     * Without a live session a page sends the browser to sign in and a change gets 401; a change
+     * without its session's CSRF token gets 403. Nothing changes then.
+     */
+    @Override
+    public boolean admit(ServerRequest req, ServerResponse res) {
+        Optional<Session> session = session(req);
+        boolean reads = req.prologue().method().equals(Method.GET)
+                || req.prologue().method().equals(Method.HEAD);
+        if (reads) {
             if (session.isEmpty()) {
                 redirect(res, SIGN_IN);
-                return;
+                return false;
             }
-            page.handle(req, res, session.get());
+            req.context().register(ADMITTED, new Admitted(session.get(), Form.empty()));
+            return true;
+        }
+        if (session.isEmpty()) {
+            view.render(
+                    res,
+                    401,
+                    "message",
+                    Optional.empty(),
+                    Map.of(
+                            "title",
+                            "Signed out",
+                            "message",
+                            "Your session has ended, so nothing was changed. Sign in again."));
+            return false;
+        }
+        Form form = Form.read(req);
+        if (!Secrets.sameHash(session.get().csrfToken(), form.value(CSRF_FIELD))) {
+            view.render(
+                    res,
+                    403,
+                    "message",
+                    Optional.of(session.get().csrfToken()),
+                    Map.of(
+                            "title",
+                            "Refused",
+                            "message",
+                            "This form did not come from the console page, so nothing was changed."
+                                    + " Reload the page and try again."));
+            return false;
+        }
+        req.context().register(ADMITTED, new Admitted(session.get(), form));
+        return true;
+    }
+
+    /** A page, given the session the gate found. */
+    Handler page(Page page) {
+        return (req, res) -> page.handle(req, res, admitted(req).session());
+    }
+
+    /** A change, given the session and the form the gate checked. */
+    Handler change(Change change) {
+        return (req, res) -> {
+            Admitted admitted = admitted(req);
+            change.handle(req, res, admitted.session(), admitted.form());
         };
     }
 
-    /** A POST change: 401 without a live session, 403 without its CSRF token; nothing changes then. */
-    Handler change(Change change) {
-        return (req, res) -> {
-            Optional<Session> session = session(req);
-            if (session.isEmpty()) {
-                view.render(
-                        res,
-                        401,
-                        "message",
-                        Optional.empty(),
-                        Map.of(
-                                "title", "Signed out",
-                                "message", "Your session has ended, so nothing was changed. Sign in again."));
-                return;
-            }
-            Form form = Form.read(req);
-            if (!Secrets.sameHash(session.get().csrfToken(), form.value(CSRF_FIELD))) {
-                view.render(
-                        res,
-                        403,
-                        "message",
-                        Optional.of(session.get().csrfToken()),
-                        Map.of(
-                                "title",
-                                "Refused",
-                                "message",
-                                "This form did not come from the console page, so nothing was changed."
-                                        + " Reload the page and try again."));
-                return;
-            }
-            change.handle(req, res, session.get(), form);
-        };
+    private static Admitted admitted(ServerRequest req) {
+        return req.context()
+                .get(ADMITTED, Admitted.class)
+                .orElseThrow(() -> new IllegalStateException("A console handler ran without the console's gate: "
+                        + req.path().path()));
     }
 
     /** The live session named by the request's cookie, if any. */
@@ -105,18 +141,22 @@ final class ConsoleGuard {
         return Optional.empty();
     }
 
-    /** Sets the session cookie: script cannot read it, other sites cannot send it, HTTPS keeps it there. */
-    static void setCookie(ServerRequest req, ServerResponse res, String sessionId) {
+    /**
+     * Sets the session cookie: script cannot read it, other sites cannot send it, and a request that
+     * came over HTTPS (here or at a trusted proxy) marks it Secure, so the browser never sends it over
+     * plain HTTP.
+     */
+    void setCookie(ServerRequest req, ServerResponse res, String sessionId) {
         res.header(HeaderNames.SET_COOKIE, cookie(req, sessionId, ""));
     }
 
-    static void clearCookie(ServerRequest req, ServerResponse res) {
+    void clearCookie(ServerRequest req, ServerResponse res) {
         res.header(HeaderNames.SET_COOKIE, cookie(req, "", "; Max-Age=0"));
     }
 
-    private static String cookie(ServerRequest req, String value, String extra) {
-        return COOKIE + "=" + value + "; Path=/console; HttpOnly; SameSite=Strict" + (req.isSecure() ? "; Secure" : "")
-                + extra;
+    private String cookie(ServerRequest req, String value, String extra) {
+        return COOKIE + "=" + value + "; Path=/console; HttpOnly; SameSite=Strict"
+                + (https.isHttps(req) ? "; Secure" : "") + extra;
     }
 
     /** 303 See Other: after a change the browser GETs the page, so a reload does not post again. */

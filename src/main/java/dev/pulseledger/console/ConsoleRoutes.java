@@ -2,6 +2,7 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyIssuer;
@@ -11,6 +12,7 @@ import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.status.IncidentStore;
+import dev.pulseledger.status.MaintenanceStore;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.usage.LedgerHistory;
@@ -19,7 +21,8 @@ import java.time.Clock;
 
 /**
  * The operator console at {@code /console}: server-rendered pages over the same stores the operator
- * API uses. Every page but sign-in and the assets is registered through {@link ConsoleGuard}.
+ * API uses. Its gate ({@link ConsoleGuard}) is installed in the route table before any page, so every
+ * console route but sign-in and the assets needs a signed-in session.
  */
 public final class ConsoleRoutes {
     /** The stores and services the console works on, as the operator API has them. */
@@ -33,24 +36,28 @@ public final class ConsoleRoutes {
             ServiceStore services,
             PulseFeed feed,
             IncidentStore incidents,
+            MaintenanceStore maintenances,
             WebhookStore webhooks) {}
 
     private final Stores stores;
     private final Authenticator authenticator;
+    private final HttpsRequests https;
     private final Clock clock;
 
-    public ConsoleRoutes(Stores stores, Authenticator authenticator, Clock clock) {
+    public ConsoleRoutes(Stores stores, Authenticator authenticator, HttpsRequests https, Clock clock) {
         this.stores = stores;
         this.authenticator = authenticator;
+        this.https = https;
         this.clock = clock;
     }
 
     public void register(RouteTable routes) {
         ConsoleView view = new ConsoleView();
         ConsoleSessions sessions = new ConsoleSessions(stores.database(), clock);
-        ConsoleGuard guard = new ConsoleGuard(sessions, view);
+        ConsoleGuard guard = new ConsoleGuard(sessions, view, https);
+        routes.consoleGate(guard, ConsoleGuard.OPEN);
         new ConsoleAssets().register(routes);
-        new SignInPages(authenticator, sessions, view).register(routes, guard);
+        new SignInPages(authenticator, sessions, guard, view).register(routes);
         new DashboardPage(new DashboardQueries(stores.database()), stores.services(), view, clock)
                 .register(routes, guard);
         new AccountListPages(
@@ -85,5 +92,7 @@ public final class ConsoleRoutes {
         new PlanPages(stores.plans(), view, clock).register(routes, guard);
         new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
         new IncidentPages(stores.incidents(), stores.services(), stores.feed(), view, clock).register(routes, guard);
+        new MaintenancePages(stores.maintenances(), stores.services(), stores.feed(), view, clock)
+                .register(routes, guard);
     }
 }

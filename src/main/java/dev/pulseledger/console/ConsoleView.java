@@ -38,6 +38,10 @@ final class ConsoleView {
                     "yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ENGLISH)
             .withZone(ZoneOffset.UTC);
 
+    /** What a {@code datetime-local} input holds, in UTC: {@code 2026-11-23T14:30}. */
+    private static final DateTimeFormatter INPUT_TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm", Locale.ENGLISH).withZone(ZoneOffset.UTC);
+
     /** The navigation entry each page belongs to, marked as the current page. */
     private static final Map<String, String> SECTIONS = Map.of(
             "dashboard", "dashboard",
@@ -47,6 +51,7 @@ final class ConsoleView {
             "services", "services",
             "plans", "plans",
             "incidents", "incidents",
+            "maintenance", "maintenance",
             "webhooks", "webhooks",
             "webhook", "webhooks");
 
@@ -72,6 +77,7 @@ final class ConsoleView {
         context.put("signedIn", csrfToken.isPresent());
         context.putIfAbsent("done", "");
         context.put("section", SECTIONS.getOrDefault(template, ""));
+        context.put("page", template);
         StringWriter html = new StringWriter();
         try {
             PebbleTemplate compiled = engine.getTemplate(template);
@@ -99,16 +105,30 @@ final class ConsoleView {
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
     }
 
-    /** Filters for the values templates show: {@code time} and {@code tokens}. */
+    /** Filters for the values templates show: {@code time}, {@code inputTime} and {@code tokens}. */
     private static final class ConsoleFilters extends AbstractExtension {
         @Override
         public Map<String, Filter> getFilters() {
-            return Map.of("time", new TimeFilter(), "tokens", new TokensFilter());
+            return Map.of(
+                    "time",
+                    new TimeFilter(HUMAN_TIME, "—"),
+                    "inputTime",
+                    new TimeFilter(INPUT_TIME, ""),
+                    "tokens",
+                    new TokensFilter());
         }
     }
 
-    /** An Instant, or an Optional of one, as "2026-11-23 09:40:00 UTC"; an empty one as a dash. */
+    /** An Instant, or an Optional of one, in the filter's format ("2026-11-23 09:40:00 UTC"); else a blank. */
     private static final class TimeFilter implements Filter {
+        private final DateTimeFormatter format;
+        private final String blank;
+
+        TimeFilter(DateTimeFormatter format, String blank) {
+            this.format = format;
+            this.blank = blank;
+        }
+
         @Override
         public Object apply(
                 Object input,
@@ -117,7 +137,7 @@ final class ConsoleView {
                 EvaluationContext context,
                 int lineNumber) {
             Object value = input instanceof Optional<?> optional ? optional.orElse(null) : input;
-            return value instanceof Instant instant ? HUMAN_TIME.format(instant) : "—";
+            return value instanceof Instant instant ? format.format(instant) : blank;
         }
 
         @Override

@@ -2,25 +2,36 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
+import dev.pulseledger.status.MaintenanceStore;
 import io.helidon.webserver.http.ServerRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A posted HTML form: the first value of each field, read within limits, and the errors found in
- * them, each kept under its field's name so that the page shows it next to that field.
+ * A posted HTML form: the values of each field, read within limits, and the errors found in them,
+ * each kept under its field's name so that the page shows it next to that field.
  */
 final class Form {
-    private static final int MAX_FIELDS = 50;
+    /** Enough for a maintenance window's checkbox per service ({@link MaintenanceStore#MAX_SERVICES}). */
+    private static final int MAX_FIELDS = MaintenanceStore.MAX_SERVICES + 50;
 
-    private final Map<String, String> fields;
+    private static final int MAX_TIME_LENGTH = 40;
+
+    private final Map<String, List<String>> fields;
     private final Map<String, String> errors = new LinkedHashMap<>();
 
-    private Form(Map<String, String> fields) {
+    private Form(Map<String, List<String>> fields) {
         this.fields = fields;
     }
 
@@ -31,7 +42,7 @@ final class Form {
 
     static Form read(ServerRequest req) {
         String body = new String(Requests.formBody(req), StandardCharsets.UTF_8);
-        Map<String, String> fields = new LinkedHashMap<>();
+        Map<String, List<String>> fields = new LinkedHashMap<>();
         if (!body.isEmpty()) {
             String[] pairs = body.split("&", MAX_FIELDS + 1);
             if (pairs.length > MAX_FIELDS) {
@@ -41,7 +52,7 @@ final class Form {
                 int equals = pair.indexOf('=');
                 String name = decode(equals < 0 ? pair : pair.substring(0, equals));
                 String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
-                fields.putIfAbsent(name, value);
+                fields.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
             }
         }
         return new Form(fields);
@@ -55,9 +66,15 @@ final class Form {
         }
     }
 
-    /** The field's raw value, "" when absent. */
+    /** The field's first raw value, "" when absent. */
     String value(String name) {
-        return fields.getOrDefault(name, "");
+        List<String> values = fields.getOrDefault(name, List.of());
+        return values.isEmpty() ? "" : values.getFirst();
+    }
+
+    /** Every value the field was posted with, as checkboxes of one name send them; none when absent. */
+    List<String> all(String name) {
+        return fields.getOrDefault(name, List.of());
     }
 
     /** The field's trimmed text; an error when it is required and blank, or longer than {@code maxLength}. */
@@ -97,6 +114,35 @@ final class Form {
         return Optional.empty();
     }
 
+    /**
+     * The field as a UTC date and time, as a {@code datetime-local} input sends it
+     * ({@code 2026-11-23T14:30}, seconds optional) or as RFC 3339 with its offset; blank is empty
+     * unless required.
+     */
+    Optional<Instant> utcTime(String name, boolean required) {
+        String text = value(name).strip();
+        if (text.isEmpty()) {
+            if (required) {
+                error(name, "Enter a date and time (UTC).");
+            }
+            return Optional.empty();
+        }
+        if (text.length() <= MAX_TIME_LENGTH) {
+            try {
+                return Optional.of(OffsetDateTime.parse(text).toInstant());
+            } catch (DateTimeParseException e) {
+                // not with an offset: a local time, read as UTC below
+            }
+            try {
+                return Optional.of(LocalDateTime.parse(text.replace(' ', 'T')).toInstant(ZoneOffset.UTC));
+            } catch (DateTimeParseException e) {
+                // reported below
+            }
+        }
+        error(name, "Enter a date and time (UTC) such as 2026-11-23T14:30.");
+        return Optional.empty();
+    }
+
     /** Records an error against a field; the first error of a field is the one shown. */
     void error(String name, String message) {
         errors.putIfAbsent(name, message);
@@ -110,7 +156,10 @@ final class Form {
         return Collections.unmodifiableMap(errors);
     }
 
+    /** The first value of each field, as the page puts it back into its inputs. */
     Map<String, String> values() {
-        return Collections.unmodifiableMap(fields);
+        Map<String, String> first = new LinkedHashMap<>();
+        fields.keySet().forEach(name -> first.put(name, value(name)));
+        return Collections.unmodifiableMap(first);
     }
 }

@@ -14,15 +14,17 @@ final class SignInPages {
 
     private final Authenticator authenticator;
     private final ConsoleSessions sessions;
+    private final ConsoleGuard guard;
     private final ConsoleView view;
 
-    SignInPages(Authenticator authenticator, ConsoleSessions sessions, ConsoleView view) {
+    SignInPages(Authenticator authenticator, ConsoleSessions sessions, ConsoleGuard guard, ConsoleView view) {
         this.authenticator = authenticator;
         this.sessions = sessions;
+        this.guard = guard;
         this.view = view;
     }
 
-    void register(RouteTable routes, ConsoleGuard guard) {
+    void register(RouteTable routes) {
         routes.get(ConsoleGuard.SIGN_IN, this::form)
                 .post(ConsoleGuard.SIGN_IN, this::signIn)
                 .post("/console/sign-out", guard.change(this::signOut));
@@ -44,13 +46,13 @@ final class SignInPages {
             show(res, 401, form, false);
             return;
         }
-        ConsoleGuard.setCookie(req, res, sessions.open());
+        guard.setCookie(req, res, sessions.open());
         ConsoleGuard.redirect(res, "/console");
     }
 
     private void signOut(ServerRequest req, ServerResponse res, ConsoleSessions.Session session, Form form) {
         ConsoleGuard.sessionId(req).ifPresent(sessions::close);
-        ConsoleGuard.clearCookie(req, res);
+        guard.clearCookie(req, res);
         ConsoleGuard.redirect(res, ConsoleGuard.SIGN_IN + "?signedOut");
     }
 

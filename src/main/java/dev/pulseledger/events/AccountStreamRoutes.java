@@ -10,8 +10,6 @@ import dev.pulseledger.keys.Caller;
 import dev.pulseledger.usage.LedgerHistory;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -69,10 +67,13 @@ public final class AccountStreamRoutes {
 
     /** {@code balance.changed}: the balance the account's newest ledger line left, in the envelope's shape. */
     static StreamFrame balanceChanged(LedgerHistory.Head head) {
-        Map<String, Object> envelope = new LinkedHashMap<>();
-        envelope.put("type", BALANCE_CHANGED);
-        envelope.put("createdAt", Times.format(head.at()));
-        envelope.put("data", Map.of("balance", head.balance()));
+        BalanceChanged envelope =
+                new BalanceChanged(BALANCE_CHANGED, Times.format(head.at()), new BalanceChanged.Data(head.balance()));
         return new StreamFrame(0, head.sequence(), BALANCE_CHANGED, Json.bytes(envelope));
+    }
+
+    /** The envelope of {@code balance.changed}: made on the stream, never stored, so it has no id. */
+    private record BalanceChanged(String type, String createdAt, BalanceChanged.Data data) {
+        record Data(long balance) {}
     }
 }

@@ -1,23 +1,77 @@
 package dev.pulseledger.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pulseledger.http.Times;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An event about to be appended to the outbox: its type and the {@code data} of its envelope. The
- * factories below are the one place that defines each type's data, as docs/WEBHOOKS.md shows it.
+ * records below are the one place that defines each type's data, as docs/WEBHOOKS.md shows it.
  */
-public record NewEvent(EventType type, Map<String, Object> data) {
+public record NewEvent(EventType type, NewEvent.Data data) {
     /** The data field that tells whether a service is listed to callers. */
     public static final String PUBLIC = "public";
 
-    public NewEvent {
-        data = Collections.unmodifiableMap(new LinkedHashMap<>(data));
-    }
+    private static final String RESERVATION_PREFIX = "rsv_";
+
+    /** The {@code data} of an event's envelope, one record per kind of event. */
+    public sealed interface Data
+            permits ServiceStatusChanged,
+                    IncidentChanged,
+                    BalanceLow,
+                    AllowanceRenewed,
+                    CreditsExpired,
+                    ReservationExpired {}
+
+    public record ServiceStatusChanged(
+            String serviceId,
+            String serviceName,
+            String oldStatus,
+            String newStatus,
+            @JsonProperty(PUBLIC) boolean isPublic)
+            implements Data {}
+
+    /** {@code incident} is the incident's JSON as callers see it. */
+    public record IncidentChanged(
+            Object incident, @JsonProperty(PUBLIC) boolean isPublic) implements Data {}
+
+    public record BalanceLow(String accountId, long balance, long previousBalance, long threshold, String spendingId)
+            implements Data {}
+
+    public record AllowanceRenewed(
+            String accountId,
+            String planId,
+            String reason,
+            String periodStart,
+            String periodEnd,
+            long granted,
+            long rolledOver,
+            long expired,
+            long balance)
+            implements Data {}
+
+    public record CreditsExpired(
+            String accountId,
+            long amount,
+            List<GrantAmount> grants,
+            @Nullable String spendingId,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            String reservationId,
+
+            long balance)
+            implements Data {}
+
+    public record ReservationExpired(
+            String accountId, String reservationId, long amount, String expiresAt, long balance) implements Data {}
+
+    /** How many tokens of one grant expired. */
+    public record GrantAmount(String grantId, long amount) {}
 
     /** A service's status changed from {@code oldStatus} to a different {@code newStatus}. */
     public static NewEvent serviceStatusChanged(
@@ -25,30 +79,19 @@ public record NewEvent(EventType type, Map<String, Object> data) {
         if (oldStatus.equals(newStatus)) {
             throw new IllegalArgumentException("A status change needs two different statuses: " + oldStatus);
         }
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("serviceId", serviceId);
-        data.put("serviceName", serviceName);
-        data.put("oldStatus", oldStatus);
-        data.put("newStatus", newStatus);
-        data.put(PUBLIC, isPublic);
-        return new NewEvent(EventType.SERVICE_STATUS_CHANGED, data);
+        return new NewEvent(
+                EventType.SERVICE_STATUS_CHANGED,
+                new ServiceStatusChanged(serviceId, serviceName, oldStatus, newStatus, isPublic));
     }
 
     /** An incident was opened; {@code incident} is its JSON as callers see it. */
-    public static NewEvent incidentCreated(Map<String, Object> incident, boolean isPublic) {
-        return incident(EventType.INCIDENT_CREATED, incident, isPublic);
+    public static NewEvent incidentCreated(Object incident, boolean isPublic) {
+        return new NewEvent(EventType.INCIDENT_CREATED, new IncidentChanged(incident, isPublic));
     }
 
     /** An incident got an update, or its title or impact changed; {@code incident} is its new JSON. */
-    public static NewEvent incidentUpdated(Map<String, Object> incident, boolean isPublic) {
-        return incident(EventType.INCIDENT_UPDATED, incident, isPublic);
-    }
-
-    private static NewEvent incident(EventType type, Map<String, Object> incident, boolean isPublic) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("incident", incident);
-        data.put(PUBLIC, isPublic);
-        return new NewEvent(type, data);
+    public static NewEvent incidentUpdated(Object incident, boolean isPublic) {
+        return new NewEvent(EventType.INCIDENT_UPDATED, new IncidentChanged(incident, isPublic));
     }
 
     /** A spend took the account's balance from at least {@code threshold} to below it. */
@@ -57,13 +100,8 @@ public record NewEvent(EventType type, Map<String, Object> data) {
         if (balanceBefore < threshold || balance >= threshold) {
             throw new IllegalArgumentException("The balance did not cross the threshold");
         }
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("accountId", accountId);
-        data.put("balance", balance);
-        data.put("previousBalance", balanceBefore);
-        data.put("threshold", threshold);
-        data.put("spendingId", spendingId);
-        return new NewEvent(EventType.BALANCE_LOW, data);
+        return new NewEvent(
+                EventType.BALANCE_LOW, new BalanceLow(accountId, balance, balanceBefore, threshold, spendingId));
     }
 
     /**
@@ -80,38 +118,47 @@ public record NewEvent(EventType type, Map<String, Object> data) {
             long rolledOver,
             long expired,
             long balance) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("accountId", accountId);
-        data.put("planId", planId);
-        data.put("reason", reason);
-        data.put("periodStart", Times.format(periodStart));
-        data.put("periodEnd", Times.format(periodEnd));
-        data.put("granted", granted);
-        data.put("rolledOver", rolledOver);
-        data.put("expired", expired);
-        data.put("balance", balance);
-        return new NewEvent(EventType.ALLOWANCE_RENEWED, data);
+        return new NewEvent(
+                EventType.ALLOWANCE_RENEWED,
+                new AllowanceRenewed(
+                        accountId,
+                        planId,
+                        reason,
+                        Times.format(periodStart),
+                        Times.format(periodEnd),
+                        granted,
+                        rolledOver,
+                        expired,
+                        balance));
     }
 
     /**
-     * Tokens of the account's grants expired: at their expiry, or at once when a revert returned them to
-     * a grant that had expired ({@code spendingId} names that spending).
+     * Tokens of the account's grants expired: at their expiry, or at once when a revert, a settle or a
+     * release returned them to a grant that had expired ({@code cause} names that spending or reservation).
      */
     public static NewEvent creditsExpired(
-            String accountId, long amount, Map<String, Long> byGrant, Optional<String> spendingId, long balance) {
+            String accountId, long amount, Map<String, Long> byGrant, Optional<String> cause, long balance) {
         if (amount <= 0) {
             throw new IllegalArgumentException("Nothing expired");
         }
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("accountId", accountId);
-        data.put("amount", amount);
-        data.put(
-                "grants",
-                byGrant.entrySet().stream()
-                        .map(e -> Map.of("grantId", e.getKey(), "amount", e.getValue()))
-                        .toList());
-        data.put("spendingId", spendingId.orElse(null));
-        data.put("balance", balance);
-        return new NewEvent(EventType.CREDITS_EXPIRED, data);
+        return new NewEvent(
+                EventType.CREDITS_EXPIRED,
+                new CreditsExpired(
+                        accountId,
+                        amount,
+                        byGrant.entrySet().stream()
+                                .map(e -> new GrantAmount(e.getKey(), e.getValue()))
+                                .toList(),
+                        cause.filter(id -> !id.startsWith(RESERVATION_PREFIX)).orElse(null),
+                        cause.filter(id -> id.startsWith(RESERVATION_PREFIX)).orElse(null),
+                        balance));
+    }
+
+    /** A reservation reached its expiry still held: everything it held went back (CONTRACT §8). */
+    public static NewEvent reservationExpired(
+            String accountId, String reservationId, long amount, Instant expiresAt, long balance) {
+        return new NewEvent(
+                EventType.RESERVATION_EXPIRED,
+                new ReservationExpired(accountId, reservationId, amount, Times.format(expiresAt), balance));
     }
 }

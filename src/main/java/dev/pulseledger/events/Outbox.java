@@ -13,9 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -84,13 +82,12 @@ public final class Outbox {
     }
 
     /** The envelope subscribers receive, shaped like Statuspage's and Stripe's. */
+    private record Envelope(String id, String type, String createdAt, NewEvent.Data data) {}
+
     private static String envelope(String id, NewEvent event, Instant at) {
-        Map<String, Object> envelope = new LinkedHashMap<>();
-        envelope.put("id", id);
-        envelope.put("type", event.type().wire());
-        envelope.put("createdAt", Times.format(at));
-        envelope.put("data", event.data());
-        return new String(Json.bytes(envelope), StandardCharsets.UTF_8);
+        return new String(
+                Json.bytes(new Envelope(id, event.type().wire(), Times.format(at), event.data())),
+                StandardCharsets.UTF_8);
     }
 
     /** Events of the given types with a sequence number above {@code afterSeq}, oldest first. */

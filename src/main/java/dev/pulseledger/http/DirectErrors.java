@@ -7,7 +7,6 @@ import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.DirectHandlers;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Problem documents for errors the server answers before routing (malformed requests, oversized
@@ -106,6 +105,6 @@ public final class DirectErrors {
     }
 
     private static ProblemException problem(int status, String code, String title, String detail) {
-        return new ProblemException(status, code, title, detail, Map.of());
+        return new ProblemException(status, code, title, detail);
     }
 }

@@ -1,16 +1,16 @@
 package dev.pulseledger.http;
 
-import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import org.jspecify.annotations.Nullable;
 
-/** The RFC 9457 body: the standard members, the stable {@code code}, then any extensions. */
+/** The RFC 9457 body: the standard members, the stable {@code code}, then the problem's own fields if any. */
 public record ProblemBody(
         String type,
         String title,
         int status,
         String detail,
         String code,
-        @JsonAnyGetter Map<String, Object> extensions) {
+        @JsonUnwrapped @Nullable Record extension) {
 
     public static ProblemBody of(ProblemException problem) {
         return new ProblemBody(
@@ -19,6 +19,6 @@ public record ProblemBody(
                 problem.status(),
                 problem.detail(),
                 problem.code(),
-                problem.extensions());
+                problem.extension().orElse(null));
     }
 }

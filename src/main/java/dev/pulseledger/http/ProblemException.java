@@ -2,6 +2,7 @@ package dev.pulseledger.http;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /** An expected failure that ends a request with an RFC 9457 problem response. */
 public final class ProblemException extends RuntimeException {
@@ -11,15 +12,16 @@ public final class ProblemException extends RuntimeException {
     private final String code;
     private final String title;
     // A problem ends its request on this node and is never serialised.
-    private final transient Map<String, Object> extensions;
+    private final transient Optional<Record> extension;
     private final transient Map<String, String> headers;
 
     public ProblemException(int status, String code, String title, String detail) {
-        this(status, code, title, detail, Map.of());
+        this(status, code, title, detail, Optional.empty(), Map.of());
     }
 
-    public ProblemException(int status, String code, String title, String detail, Map<String, Object> extensions) {
-        this(status, code, title, detail, extensions, Map.of());
+    /** A problem whose body carries the fields of {@code extension} after the standard members. */
+    public ProblemException(int status, String code, String title, String detail, Record extension) {
+        this(status, code, title, detail, Optional.of(extension), Map.of());
     }
 
     private ProblemException(
@@ -27,13 +29,13 @@ public final class ProblemException extends RuntimeException {
             String code,
             String title,
             String detail,
-            Map<String, Object> extensions,
+            Optional<Record> extension,
             Map<String, String> headers) {
         super(detail, null, false, false);
         this.status = status;
         this.code = code;
         this.title = title;
-        this.extensions = Map.copyOf(extensions);
+        this.extension = extension;
         this.headers = Map.copyOf(headers);
     }
 
@@ -41,7 +43,7 @@ public final class ProblemException extends RuntimeException {
     public ProblemException withHeader(String name, String value) {
         Map<String, String> more = new HashMap<>(headers);
         more.put(name, value);
-        return new ProblemException(status, code, title, detail(), extensions, more);
+        return new ProblemException(status, code, title, detail(), extension, more);
     }
 
     public static ProblemException badRequest(String code, String detail) {
@@ -76,8 +78,9 @@ public final class ProblemException extends RuntimeException {
         return String.valueOf(getMessage());
     }
 
-    public Map<String, Object> extensions() {
-        return extensions;
+    /** The problem's own fields beyond the standard members, if it has any. */
+    public Optional<Record> extension() {
+        return extension;
     }
 
     public Map<String, String> headers() {

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -16,23 +17,42 @@ import java.util.regex.Pattern;
  * Registers every route with Helidon and remembers it, so that unknown paths get 404, known paths
  * with the wrong method get 405 with {@code Allow}, and the OpenAPI test can compare both lists.
  * Who may call a route follows from its path, here and nowhere else: every route under {@value
- * #ADMIN_PREFIX} needs the admin key before its handler runs.
+ * #ADMIN_PREFIX} needs the admin key before its handler runs, and every route under {@value
+ * #CONSOLE_PREFIX} passes the console's {@link Gate} (a signed-in session), but for the few routes the
+ * console declares open (sign-in, its assets). A console route registered before its gate is refused.
  */
 public final class RouteTable {
     /** One route: an HTTP method on a path template such as {@code /api/tokens/spend/{amount}}. */
     public record Route(String method, String pathTemplate) {}
 
     public static final String ADMIN_PREFIX = "/admin/";
+    public static final String CONSOLE_PREFIX = "/console";
+
+    /** The gate in front of the console's routes, and the route templates it leaves open. */
+    private record ConsoleRule(Gate gate, Set<String> openTemplates) {}
 
     private final HttpRouting.Builder routing;
     private final Access access;
     private final Map<String, Pattern> patterns = new LinkedHashMap<>();
     private final Map<String, Set<String>> methodsByTemplate = new LinkedHashMap<>();
     private final List<Route> routes = new ArrayList<>();
+    private Optional<ConsoleRule> console = Optional.empty();
 
     public RouteTable(HttpRouting.Builder routing, Access access) {
         this.routing = routing;
         this.access = access;
+    }
+
+    /**
+     * Installs the console's gate: every route under {@value #CONSOLE_PREFIX} registered from now on
+     * passes it first, except the templates in {@code openTemplates}.
+     */
+    public RouteTable consoleGate(Gate gate, Set<String> openTemplates) {
+        if (console.isPresent()) {
+            throw new IllegalStateException("The console's gate is installed once");
+        }
+        console = Optional.of(new ConsoleRule(gate, Set.copyOf(openTemplates)));
+        return this;
     }
 
     public RouteTable get(String path, Handler handler) {
@@ -56,7 +76,7 @@ public final class RouteTable {
     }
 
     private RouteTable add(Method method, String pathTemplate, Handler handler) {
-        Handler guarded = pathTemplate.startsWith(ADMIN_PREFIX) ? adminOnly(handler) : handler;
+        Handler guarded = guarded(pathTemplate, handler);
         routing.route(method, pathTemplate, guarded);
         if (method.equals(Method.GET)) {
             routing.route(Method.HEAD, pathTemplate, guarded);
@@ -98,6 +118,27 @@ public final class RouteTable {
 
     public List<Route> routes() {
         return Collections.unmodifiableList(routes);
+    }
+
+    /** The one access rule: the handler behind the check its path asks for. */
+    private Handler guarded(String pathTemplate, Handler handler) {
+        if (pathTemplate.startsWith(ADMIN_PREFIX)) {
+            return adminOnly(handler);
+        }
+        if (pathTemplate.equals(CONSOLE_PREFIX) || pathTemplate.startsWith(CONSOLE_PREFIX + "/")) {
+            ConsoleRule rule = console.orElseThrow(() -> new IllegalStateException(
+                    "A console route needs the console's gate installed first: " + pathTemplate));
+            return rule.openTemplates().contains(pathTemplate) ? handler : gated(rule.gate(), handler);
+        }
+        return handler;
+    }
+
+    private static Handler gated(Gate gate, Handler handler) {
+        return (req, res) -> {
+            if (gate.admit(req, res)) {
+                handler.handle(req, res);
+            }
+        };
     }
 
     private Handler adminOnly(Handler handler) {

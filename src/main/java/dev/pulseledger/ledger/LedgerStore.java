@@ -3,6 +3,7 @@ package dev.pulseledger.ledger;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
+import java.time.Duration;
 import java.util.function.Function;
 
 /**
@@ -15,9 +16,16 @@ public interface LedgerStore {
      * ends, so that rounds touching one account take turns on every node; reads the state the query
      * names; writes the change set that {@code decide} returns for it; commits.
      *
+     * <p>An account whose lock another transaction holds is waited for at most {@code lockWait}. With
+     * {@link Duration#ZERO} the round waits for none: it takes the locks it can get at once and, if any
+     * account's lock is held elsewhere, ends without writing and names those accounts, so that a batch
+     * never shares the fate of one busy account. A database with one lock for everything (SQLite) has
+     * no busy accounts: its wait is the database's own.
+     *
      * @return the decision, once committed
+     * @throws AccountsBusyException when {@code lockWait} is zero and some accounts were locked elsewhere
      */
-    Decision round(StateQuery query, Function<LedgerState, Decision> decide);
+    Decision round(StateQuery query, Duration lockWait, Function<LedgerState, Decision> decide);
 
     /** The store for the database's dialect. */
     static LedgerStore forDatabase(Database database, Outbox outbox, AccessChangeLog accessChanges) {

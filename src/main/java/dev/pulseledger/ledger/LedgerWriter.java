@@ -3,15 +3,19 @@ package dev.pulseledger.ledger;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.ledger.LedgerState.IdempotencyScope;
 import dev.pulseledger.store.DatabaseUnavailableException;
+import dev.pulseledger.store.Fault;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.store.MicroBatcher.Job;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -21,7 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one road of every balance change: commands are group-committed (one round of {@link LedgerCore}
- * and the {@link LedgerStore} per batch), and each caller is answered only after the commit.
+ * and the {@link LedgerStore} per batch), and each caller is answered only after the commit. A batch
+ * never waits for an account locked elsewhere: that account's commands leave it for their own lane
+ * ({@link BusyAccountLanes}) and the others commit at once.
  */
 public final class LedgerWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LedgerWriter.class);
@@ -31,17 +37,39 @@ public final class LedgerWriter implements AutoCloseable {
     private final Set<IdempotencyScope> keysInFlight = ConcurrentHashMap.newKeySet();
     private final DistributionSummary batchSizes;
     private final Timer batchTimes;
-    private final MicroBatcher<LedgerCommand, LedgerOutcome> batcher;
+    private final Counter divertedCommands;
+    private final MicroBatcher<QueuedCommand, LedgerOutcome> batcher;
+    private final BusyAccountLanes lanes;
+    private final ReservationMetrics reservationMetrics;
 
-    public LedgerWriter(LedgerStore store, Clock clock, MicroBatcher.Limits limits, MeterRegistry metrics) {
+    /**
+     * @param busyAccounts how long a command waits for its account's lock when another transaction holds
+     *     it, and how many such accounts wait at once
+     */
+    public LedgerWriter(
+            LedgerStore store,
+            Clock clock,
+            MicroBatcher.Limits limits,
+            BusyAccountLanes.Limits busyAccounts,
+            MeterRegistry metrics) {
         this.store = store;
         this.clock = clock;
+        this.lanes = new BusyAccountLanes(busyAccounts, this::applyInLane);
         this.batchSizes = DistributionSummary.builder("pulseledger.spend.batch.size")
                 .description("Ledger commands committed together in one transaction")
                 .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
                 .register(metrics);
         this.batchTimes = Timer.builder("pulseledger.spend.batch")
                 .description("Time to decide and commit one batch of ledger commands")
+                .register(metrics);
+        this.reservationMetrics = new ReservationMetrics(metrics);
+        this.divertedCommands = Counter.builder("pulseledger.spend.diverted")
+                .description("Ledger commands moved out of the writer's batch because another transaction held"
+                        + " their account's lock")
+                .register(metrics);
+        Gauge.builder("pulseledger.spend.busy.accounts", lanes, BusyAccountLanes::size)
+                .description(
+                        "Accounts whose commands wait for their lock, held elsewhere, in transactions of their own")
                 .register(metrics);
         this.batcher = new MicroBatcher<>("ledger-writer", limits, this::applyBatch, OutcomeUnknownException::new);
         Gauge.builder("pulseledger.spend.queue.depth", batcher, MicroBatcher::queued)
@@ -53,41 +81,74 @@ public final class LedgerWriter implements AutoCloseable {
                 .register(metrics);
     }
 
-    /**
-     * Spends. A request under an idempotency key that is already in flight on this node is refused at
-     * once rather than queued behind its twin.
-     */
+    /** Spends, once per idempotency key. */
     public SpendResult spend(SpendRequest request) {
-        if (request.idempotencyKey().isEmpty()) {
-            return (SpendResult) batcher.submit(new LedgerCommand.Spend(request, Ids.spending()));
+        return (SpendResult) submitOnce(
+                new LedgerCommand.Spend(request, Ids.spending()),
+                request.idempotencyKey(),
+                new SpendResult.IdempotencyKeyInUse());
+    }
+
+    /** Reverts all that is left of the spending. */
+    public RevertResult revert(String accountId, String spendingId) {
+        return (RevertResult) submit(new LedgerCommand.Revert(accountId, spendingId));
+    }
+
+    /** Reverts {@code amount} tokens of the spending, once per idempotency key. */
+    public RevertResult revert(String accountId, String spendingId, long amount, Optional<String> idempotencyKey) {
+        return (RevertResult) submitOnce(
+                new LedgerCommand.Revert(accountId, spendingId, Optional.of(amount), idempotencyKey),
+                idempotencyKey,
+                new RevertResult.IdempotencyKeyInUse());
+    }
+
+    /** Holds {@code amount} tokens for {@code lifetime} (CONTRACT §8). */
+    public ReserveResult reserve(String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey) {
+        return (ReserveResult) submitOnce(
+                new LedgerCommand.Reserve(accountId, amount, lifetime, idempotencyKey, Ids.reservation()),
+                idempotencyKey,
+                new ReserveResult.IdempotencyKeyInUse());
+    }
+
+    /** Settles the reservation for {@code amount}, or for all it holds when empty. */
+    public SettleResult settle(String accountId, String reservationId, Optional<Long> amount) {
+        return (SettleResult) submit(new LedgerCommand.Settle(accountId, reservationId, amount, Ids.spending()));
+    }
+
+    public ReleaseResult release(String accountId, String reservationId) {
+        return (ReleaseResult) submit(new LedgerCommand.Release(accountId, reservationId));
+    }
+
+    /**
+     * Submits a command; one under an idempotency key that is already in flight on this node is refused
+     * at once ({@code inUse}) rather than queued behind its twin.
+     */
+    private LedgerOutcome submitOnce(LedgerCommand command, Optional<String> idempotencyKey, LedgerOutcome inUse) {
+        if (idempotencyKey.isEmpty()) {
+            return submit(command);
         }
-        IdempotencyScope scope = new IdempotencyScope(
-                request.accountId(), request.idempotencyKey().get());
+        IdempotencyScope scope = new IdempotencyScope(command.accountId(), idempotencyKey.get());
         if (!keysInFlight.add(scope)) {
-            return new SpendResult.IdempotencyKeyInUse();
+            return inUse;
         }
         try {
-            return (SpendResult) batcher.submit(new LedgerCommand.Spend(request, Ids.spending()));
+            return submit(command);
         } finally {
             keysInFlight.remove(scope);
         }
     }
 
-    public RevertResult revert(String accountId, String spendingId) {
-        return (RevertResult) batcher.submit(new LedgerCommand.Revert(accountId, spendingId));
-    }
-
     /** Creates the account; a positive opening balance is its first credit. */
     public OpenResult open(Account account) {
-        return (OpenResult) batcher.submit(new LedgerCommand.Open(account));
+        return (OpenResult) submit(new LedgerCommand.Open(account));
     }
 
     public CreditResult credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) {
-        return (CreditResult) batcher.submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt));
+        return (CreditResult) submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt));
     }
 
     public PlanChangeResult changePlan(String accountId, String planId) {
-        return (PlanChangeResult) batcher.submit(new LedgerCommand.ChangePlan(accountId, planId));
+        return (PlanChangeResult) submit(new LedgerCommand.ChangePlan(accountId, planId));
     }
 
     /**
@@ -100,54 +161,127 @@ public final class LedgerWriter implements AutoCloseable {
         if (dueAt.isAfter(clock.instant())) {
             return false;
         }
-        batcher.submit(new LedgerCommand.Touch(accountId));
+        submit(new LedgerCommand.Touch(accountId));
         return true;
     }
 
-    /** Brings the accounts up to date: the background sweep's renewals and expiries. */
+    /**
+     * Brings the accounts up to date: the background sweep's renewals and expiries. An account locked
+     * elsewhere is skipped at once rather than waited for: the next sweep comes back to it.
+     */
     public void catchUp(List<String> accountIds) {
-        batcher.submitAll(
-                accountIds.stream().<LedgerCommand>map(LedgerCommand.Touch::new).toList());
+        List<QueuedCommand> touches = accountIds.stream()
+                .map(id -> new QueuedCommand(new LedgerCommand.Touch(id), false))
+                .toList();
+        for (Optional<RuntimeException> failure : batcher.submitAll(touches)) {
+            if (failure.isPresent() && !isBusy(failure.get())) {
+                throw failure.get();
+            }
+        }
+    }
+
+    private static boolean isBusy(RuntimeException failure) {
+        return failure instanceof DatabaseUnavailableException unavailable && unavailable.fault() == Fault.ACCOUNT_BUSY;
+    }
+
+    /** Queues the command, which waits for its account if another transaction holds its lock. */
+    private LedgerOutcome submit(LedgerCommand command) {
+        return batcher.submit(new QueuedCommand(command, true));
+    }
+
+    private void applyBatch(List<Job<QueuedCommand, LedgerOutcome>> batch) {
+        batchSizes.record(batch.size());
+        batchTimes.record(() -> applyWithoutWaiting(batch, false));
     }
 
     /**
-     * Applies the batch; if it fails, applies each command alone so that one bad command cannot fail
-     * the others, and a command whose first attempt may have landed is not applied twice. An
-     * unreachable database fails the whole batch at once: retrying each command would only make every
-     * caller wait for one connection timeout per command.
+     * Commits the jobs in a round that waits for no account's lock: the commands of an account locked
+     * elsewhere, and of one whose earlier commands still wait in its lane, go to that lane, and the rest
+     * commits at once (a round that met a busy account wrote nothing, and runs again without it).
+     * Commands that would rather not wait for a busy account are refused after that commit.
      */
-    private void applyBatch(List<Job<LedgerCommand, LedgerOutcome>> batch) {
-        batchSizes.record(batch.size());
-        batchTimes.record(() -> {
+    private void applyWithoutWaiting(List<Job<QueuedCommand, LedgerOutcome>> jobs, boolean retry) {
+        List<Job<QueuedCommand, LedgerOutcome>> refused = new ArrayList<>();
+        Set<String> busy = Set.of();
+        List<Job<QueuedCommand, LedgerOutcome>> left = jobs;
+        while (true) {
+            BusyAccountLanes.Diverted diverted = lanes.divert(left, busy);
+            divertedCommands.increment(
+                    left.size() - diverted.kept().size() - diverted.refused().size());
+            refused.addAll(diverted.refused());
+            left = diverted.kept();
             try {
-                complete(batch, apply(batch.stream().map(Job::item).toList(), false));
-                return;
-            } catch (DatabaseUnavailableException e) {
-                batch.forEach(job -> job.fail(e));
-                return;
-            } catch (RuntimeException e) {
-                LOG.warn("A batch of {} failed ({}); applying its commands one by one", batch.size(), e.toString());
+                apply(left, Duration.ZERO, retry);
+                break;
+            } catch (AccountsBusyException e) {
+                busy = e.accountIds();
             }
-            for (Job<LedgerCommand, LedgerOutcome> job : batch) {
-                try {
-                    complete(List.of(job), apply(List.of(job.item()), true));
-                } catch (RuntimeException e) {
-                    job.fail(e);
-                }
-            }
-        });
+        }
+        refused.forEach(job -> job.fail(BusyAccountLanes.busy()));
     }
 
-    private List<LedgerOutcome> apply(List<LedgerCommand> commands, boolean retry) {
-        return store.round(
-                        StateQuery.of(commands, retry),
-                        state -> LedgerCore.decide(state, commands, clock.instant(), Ids::grant))
-                .outcomes();
+    /** One round of a busy account's lane, waiting at most {@code lockWait} for its lock. */
+    private void applyInLane(List<Job<QueuedCommand, LedgerOutcome>> jobs, Duration lockWait) {
+        try {
+            // Any of them may have landed in a batch whose commit failed: read as a retry does.
+            apply(jobs, lockWait, true);
+        } catch (RuntimeException e) {
+            jobs.forEach(job -> job.fail(e));
+        }
     }
 
-    private static void complete(List<Job<LedgerCommand, LedgerOutcome>> batch, List<LedgerOutcome> outcomes) {
-        for (int i = 0; i < batch.size(); i++) {
-            batch.get(i).complete(outcomes.get(i));
+    /**
+     * Applies the jobs in one round; if it fails, applies each alone so that one bad command cannot fail
+     * the others, and a command whose first attempt may have landed is not applied twice. An unreachable
+     * database, or an account's lock not granted in time, fails them all at once: retrying each command
+     * would only make every caller wait for one timeout per command.
+     *
+     * @throws AccountsBusyException when {@code lockWait} is zero and an account is locked elsewhere;
+     *     nothing was written or answered then
+     */
+    private void apply(List<Job<QueuedCommand, LedgerOutcome>> jobs, Duration lockWait, boolean retry) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        try {
+            complete(jobs, round(jobs, lockWait, retry));
+            return;
+        } catch (AccountsBusyException e) {
+            throw e;
+        } catch (DatabaseUnavailableException e) {
+            jobs.forEach(job -> job.fail(e));
+            return;
+        } catch (RuntimeException e) {
+            if (retry && jobs.size() == 1) {
+                jobs.getFirst().fail(e);
+                return;
+            }
+            LOG.warn("A batch of {} failed ({}); applying its commands one by one", jobs.size(), e.toString());
+        }
+        for (Job<QueuedCommand, LedgerOutcome> job : jobs) {
+            if (lockWait.isZero()) {
+                applyWithoutWaiting(List.of(job), true);
+            } else {
+                apply(List.of(job), lockWait, true);
+            }
+        }
+    }
+
+    private List<LedgerOutcome> round(List<Job<QueuedCommand, LedgerOutcome>> jobs, Duration lockWait, boolean retry) {
+        List<LedgerCommand> commands =
+                jobs.stream().map(job -> job.item().command()).toList();
+        Instant now = clock.instant();
+        Decision decision = store.round(
+                StateQuery.of(commands, retry, now),
+                lockWait,
+                state -> LedgerCore.decide(state, commands, now, Ids::grant));
+        reservationMetrics.record(decision.changes());
+        return decision.outcomes();
+    }
+
+    private static void complete(List<Job<QueuedCommand, LedgerOutcome>> jobs, List<LedgerOutcome> outcomes) {
+        for (int i = 0; i < jobs.size(); i++) {
+            jobs.get(i).complete(outcomes.get(i));
         }
     }
 
@@ -155,5 +289,6 @@ public final class LedgerWriter implements AutoCloseable {
     @Override
     public void close() {
         batcher.close();
+        lanes.close();
     }
 }

@@ -6,20 +6,33 @@ import dev.pulseledger.store.Database;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.stream.Stream;
 
 /**
  * The ledger on PostgreSQL: a round locks its accounts (reading their live grants) with one
- * {@code SELECT … FOR UPDATE} and writes its balances, spendings, grants, allocations and ledger lines as
+ * {@code SELECT … FOR UPDATE}, which a writer's batch runs with {@code SKIP LOCKED} so that it never
+ * waits for an account locked elsewhere, and writes its balances, spendings, grants, allocations and ledger lines as
  * arrays in one statement, so a batch costs the same few round trips whatever its size.
  */
 final class PostgresLedgerStore extends JdbcLedgerStore {
     private static final String LOCK_MANY = LOCKED_COLUMNS + " WHERE a.id = ANY (?) ORDER BY a.id FOR UPDATE OF a";
+    /** Leaves out, without waiting, the rows another transaction has locked. */
+    private static final String LOCK_FREE_ONES = LOCK_MANY + " SKIP LOCKED";
+
+    private static final String EXISTING = "SELECT id FROM accounts WHERE id = ANY (?)";
+    /** The wait for a lock, for this transaction only; returns the wait it replaced. */
+    private static final String SET_LOCK_WAIT =
+            "SELECT current_setting('lock_timeout') AS replaced, set_config('lock_timeout', ?, true)";
+
     private static final String GRANTS_OF_MANY = LIVE_GRANTS + " AND g.account_id = ANY (?)";
 
     /** WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. */
@@ -62,18 +75,66 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     }
 
     @Override
-    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids) throws SQLException {
+    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
+            throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
         Array idArray = connection.createArrayOf("text", ids.toArray());
-        try (PreparedStatement ps = connection.prepareStatement(LOCK_MANY)) {
-            ps.setArray(1, idArray);
-            readAccounts(ps, accounts);
+        if (lockWait.isZero()) {
+            lock(connection, LOCK_FREE_ONES, idArray, accounts);
+            if (accounts.size() < ids.size()) {
+                requireNoneBusy(connection, ids, accounts.keySet());
+            }
+        } else {
+            String replaced = setLockWait(connection, Long.toString(lockWait.toMillis()));
+            lock(connection, LOCK_MANY, idArray, accounts);
+            // Only the account locks wait this long; every later lock of the round waits as usual.
+            setLockWait(connection, replaced);
         }
         try (PreparedStatement ps = connection.prepareStatement(GRANTS_OF_MANY)) {
             ps.setArray(1, idArray);
             readGrants(ps, accounts);
         }
         return accounts;
+    }
+
+    private static void lock(Connection connection, String sql, Array ids, Map<String, LockedAccount> accounts)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setArray(1, ids);
+            readAccounts(ps, accounts);
+        }
+    }
+
+    /** An id the lock left out is an account locked elsewhere, or one that does not exist (yet). */
+    private static void requireNoneBusy(Connection connection, SortedSet<String> ids, Set<String> locked)
+            throws SQLException {
+        Set<String> busy = new HashSet<>();
+        try (PreparedStatement ps = connection.prepareStatement(EXISTING)) {
+            ps.setArray(
+                    1,
+                    connection.createArrayOf(
+                            "text",
+                            ids.stream().filter(id -> !locked.contains(id)).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    busy.add(rs.getString(1));
+                }
+            }
+        }
+        if (!busy.isEmpty()) {
+            throw new AccountsBusyException(busy);
+        }
+    }
+
+    /** Sets this transaction's wait for a lock; returns the wait it replaced. */
+    private static String setLockWait(Connection connection, String millis) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SET_LOCK_WAIT)) {
+            ps.setString(1, millis);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString("replaced");
+            }
+        }
     }
 
     /** One round trip whatever the batch size (a statement per table cost a round trip each). */

@@ -13,7 +13,8 @@ import java.util.List;
  * The background sweep: brings accounts whose renewal or expiry is due up to date through the ledger
  * writer, so balances, listings and events are right without traffic. Each run handles a bounded number
  * of accounts; every node sweeps, and the account locks with the core's own check make a renewal happen
- * once however many nodes race for it.
+ * once however many nodes race for it. An account locked elsewhere is skipped, not waited for: the next
+ * run comes back to it.
  */
 public final class Renewals implements AutoCloseable {
     /** A run every second, of up to 10 batches of 200 accounts. */
@@ -47,6 +48,8 @@ public final class Renewals implements AutoCloseable {
     private int renewDue(int batchSize) {
         List<String> due = due(batchSize);
         if (!due.isEmpty()) {
+            // A busy account it skipped still counts: a full batch goes on to the next, which picks it again
+            // with other due accounts, so one locked account never ends a run early.
             ledger.catchUp(due);
         }
         return due.size();

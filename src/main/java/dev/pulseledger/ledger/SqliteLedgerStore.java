@@ -7,6 +7,7 @@ import dev.pulseledger.store.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SortedSet;
@@ -37,8 +38,10 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
         super(database, outbox, accessChanges);
     }
 
+    /** The write lock taken at BEGIN covers every account, so none is ever busy and {@code lockWait} is moot. */
     @Override
-    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids) throws SQLException {
+    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
+            throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
         try (PreparedStatement ps = connection.prepareStatement(LOCK_ONE)) {
             for (String id : ids) {

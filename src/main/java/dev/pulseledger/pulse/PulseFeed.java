@@ -10,9 +10,7 @@ import dev.pulseledger.status.Maintenance;
 import dev.pulseledger.status.MaintenanceStore;
 import dev.pulseledger.status.StatusJson;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -35,6 +33,12 @@ public final class PulseFeed {
             List<Maintenance> scheduledMaintenances,
             byte[] json,
             String etag) {}
+
+    /** The body of {@code GET /api/pulse}. */
+    private record FeedBody(
+            List<ServiceJson.FeedBody> services,
+            List<StatusJson.IncidentBody> activeIncidents,
+            List<StatusJson.MaintenanceBody> scheduledMaintenances) {}
 
     private final ServiceStore store;
     private final IncidentStore incidents;
@@ -74,13 +78,10 @@ public final class PulseFeed {
                 .filter(maintenance -> maintenance.isVisibleWith(shown))
                 .map(maintenance -> maintenance.restrictedTo(shown))
                 .toList();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("services", services.stream().map(ServiceJson::forFeed).toList());
-        body.put("activeIncidents", active.stream().map(StatusJson::incident).toList());
-        body.put(
-                "scheduledMaintenances",
-                upcoming.stream().map(StatusJson::maintenance).toList());
-        byte[] json = Json.bytes(body);
+        byte[] json = Json.bytes(new FeedBody(
+                services.stream().map(ServiceJson::forFeed).toList(),
+                active.stream().map(StatusJson::incident).toList(),
+                upcoming.stream().map(StatusJson::maintenance).toList()));
         return new Snapshot(services, active, upcoming, json, EntityTags.of(json));
     }
 }

@@ -1,28 +1,39 @@
 package dev.pulseledger.pulse;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.http.Times;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** JSON shapes of a service: the public one of the feed, and the operator's with {@code public}. */
 public final class ServiceJson {
     private ServiceJson() {}
 
-    public static Map<String, Object> forFeed(Service service) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", service.id());
-        body.put("name", service.name());
-        body.put("description", service.description());
-        body.put("status", service.status().wire());
-        body.put("spotlighted", service.spotlighted());
-        body.put("position", service.position());
-        body.put("updatedAt", Times.format(service.updatedAt()));
-        return body;
+    public record FeedBody(
+            String id,
+            String name,
+            String description,
+            String status,
+            boolean spotlighted,
+            int position,
+            String updatedAt) {}
+
+    /** The feed's fields, then whether callers see the service. */
+    public record OperatorBody(
+            @JsonUnwrapped FeedBody service,
+            @JsonProperty("public") boolean isPublic) {}
+
+    public static FeedBody forFeed(Service service) {
+        return new FeedBody(
+                service.id(),
+                service.name(),
+                service.description(),
+                service.status().wire(),
+                service.spotlighted(),
+                service.position(),
+                Times.format(service.updatedAt()));
     }
 
-    public static Map<String, Object> forOperator(Service service) {
-        Map<String, Object> body = forFeed(service);
-        body.put("public", service.isPublic());
-        return body;
+    public static OperatorBody forOperator(Service service) {
+        return new OperatorBody(forFeed(service), service.isPublic());
     }
 }

@@ -2,6 +2,7 @@ package dev.pulseledger.status;
 
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.PageBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -72,7 +73,7 @@ public final class IncidentAdminRoutes {
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Incident> page = incidents.page(before, limit, false);
-        Responses.ok(res, StatusJson.page(page, StatusJson::incident));
+        Responses.ok(res, PageBody.of(page, StatusJson::incident));
     }
 
     private void get(ServerRequest req, ServerResponse res) {

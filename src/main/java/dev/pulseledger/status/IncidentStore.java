@@ -285,7 +285,7 @@ public final class IncidentStore {
             }
         }
         boolean visible = incident.isVisibleWith(publicServices);
-        Map<String, Object> json = StatusJson.incident(incident.restrictedTo(publicServices));
+        StatusJson.IncidentBody json = StatusJson.incident(incident.restrictedTo(publicServices));
         return created ? NewEvent.incidentCreated(json, visible) : NewEvent.incidentUpdated(json, visible);
     }
 

@@ -2,6 +2,7 @@ package dev.pulseledger.status;
 
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.PageBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -71,7 +72,7 @@ public final class MaintenanceAdminRoutes {
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Maintenance> page = maintenances.page(before, limit);
-        Responses.ok(res, StatusJson.page(page, StatusJson::maintenance));
+        Responses.ok(res, PageBody.of(page, StatusJson::maintenance));
     }
 
     private void get(ServerRequest req, ServerResponse res) {

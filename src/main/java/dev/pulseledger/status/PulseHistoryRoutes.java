@@ -2,6 +2,7 @@ package dev.pulseledger.status;
 
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
+import dev.pulseledger.http.PageBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -46,7 +47,7 @@ public final class PulseHistoryRoutes {
         Set<String> shown = feed.current().services().stream().map(Service::id).collect(Collectors.toSet());
         Page<Incident> restricted =
                 new Page<>(page.items().stream().map(i -> i.restrictedTo(shown)).toList(), page.nextPosition());
-        Responses.ok(res, StatusJson.page(restricted, StatusJson::incident));
+        Responses.ok(res, PageBody.of(restricted, StatusJson::incident));
     }
 
     private void uptime(ServerRequest req, ServerResponse res) {

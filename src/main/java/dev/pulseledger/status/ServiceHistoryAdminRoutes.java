@@ -1,6 +1,7 @@
 package dev.pulseledger.status;
 
 import dev.pulseledger.http.Cursors;
+import dev.pulseledger.http.PageBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -32,6 +33,6 @@ public final class ServiceHistoryAdminRoutes {
             throw ProblemException.notFound("service_not_found", "No service has this id.");
         }
         Page<StatusChange> page = history.changes(serviceId, before, limit);
-        Responses.ok(res, StatusJson.page(page, StatusJson::change));
+        Responses.ok(res, PageBody.of(page, StatusJson::change));
     }
 }

@@ -1,104 +1,120 @@
 package dev.pulseledger.status;
 
-import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.pulse.ServiceStatus;
-import dev.pulseledger.store.Page;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /** JSON shapes of incidents, maintenance windows, status history and uptime. */
 public final class StatusJson {
     private StatusJson() {}
 
-    public static Map<String, Object> incident(Incident incident) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", incident.id());
-        body.put("title", incident.title());
-        body.put("impact", incident.impact().wire());
-        body.put("status", incident.status().wire());
-        body.put("services", List.copyOf(incident.services()));
-        body.put("createdAt", Times.format(incident.createdAt()));
-        body.put("updatedAt", Times.format(incident.updatedAt()));
-        body.put("resolvedAt", time(incident.resolvedAt()));
-        body.put("updates", incident.updates().stream().map(StatusJson::update).toList());
-        return body;
+    public record IncidentBody(
+            String id,
+            String title,
+            String impact,
+            String status,
+            List<String> services,
+            String createdAt,
+            String updatedAt,
+            @Nullable String resolvedAt,
+            List<UpdateBody> updates) {}
+
+    /** One update of an incident; {@code services} maps each service it names to its status then. */
+    public record UpdateBody(
+            String id, String status, String message, Map<String, String> services, String createdAt) {}
+
+    public record MaintenanceBody(
+            String id,
+            String title,
+            String message,
+            String status,
+            List<String> services,
+            String startsAt,
+            String endsAt,
+            String createdAt,
+            String updatedAt,
+            @Nullable String startedAt,
+            @Nullable String completedAt) {}
+
+    /** A service's status change; {@code from} is null for its first status. */
+    public record ChangeBody(String serviceId, @Nullable String from, String to, ChangedBy by, String at) {}
+
+    /** What changed a status: an incident, a maintenance window or an operator, and its id if any. */
+    public record ChangedBy(String type, @Nullable String id) {}
+
+    /** Uptime over a range of days; null uptime where nothing was measured. */
+    public record UptimeBody(
+            String serviceId,
+            String from,
+            String to,
+            @Nullable Double uptime,
+            List<UptimeDayBody> days) {}
+
+    public record UptimeDayBody(
+            String date, @Nullable Double uptime, @Nullable String worstStatus) {}
+
+    public static IncidentBody incident(Incident incident) {
+        return new IncidentBody(
+                incident.id(),
+                incident.title(),
+                incident.impact().wire(),
+                incident.status().wire(),
+                List.copyOf(incident.services()),
+                Times.format(incident.createdAt()),
+                Times.format(incident.updatedAt()),
+                time(incident.resolvedAt()),
+                incident.updates().stream().map(StatusJson::update).toList());
     }
 
-    private static Map<String, Object> update(IncidentUpdate update) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", update.id());
-        body.put("status", update.status().wire());
-        body.put("message", update.message());
-        Map<String, Object> services = new LinkedHashMap<>();
+    private static UpdateBody update(IncidentUpdate update) {
+        Map<String, String> services = new LinkedHashMap<>();
         update.services().forEach((id, status) -> services.put(id, status.wire()));
-        body.put("services", services);
-        body.put("createdAt", Times.format(update.createdAt()));
-        return body;
+        return new UpdateBody(
+                update.id(), update.status().wire(), update.message(), services, Times.format(update.createdAt()));
     }
 
-    public static Map<String, Object> maintenance(Maintenance maintenance) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", maintenance.id());
-        body.put("title", maintenance.title());
-        body.put("message", maintenance.message());
-        body.put("status", maintenance.status().wire());
-        body.put("services", List.copyOf(maintenance.services()));
-        body.put("startsAt", Times.format(maintenance.startsAt()));
-        body.put("endsAt", Times.format(maintenance.endsAt()));
-        body.put("createdAt", Times.format(maintenance.createdAt()));
-        body.put("updatedAt", Times.format(maintenance.updatedAt()));
-        body.put("startedAt", time(maintenance.startedAt()));
-        body.put("completedAt", time(maintenance.completedAt()));
-        return body;
+    public static MaintenanceBody maintenance(Maintenance maintenance) {
+        return new MaintenanceBody(
+                maintenance.id(),
+                maintenance.title(),
+                maintenance.message(),
+                maintenance.status().wire(),
+                List.copyOf(maintenance.services()),
+                Times.format(maintenance.startsAt()),
+                Times.format(maintenance.endsAt()),
+                Times.format(maintenance.createdAt()),
+                Times.format(maintenance.updatedAt()),
+                time(maintenance.startedAt()),
+                time(maintenance.completedAt()));
     }
 
-    public static Map<String, Object> change(StatusChange change) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("serviceId", change.serviceId());
-        body.put("from", change.from().map(ServiceStatus::wire).orElse(null));
-        body.put("to", change.to().wire());
-        Map<String, Object> by = new LinkedHashMap<>();
-        by.put("type", change.source().kind().wire());
-        by.put("id", change.source().id().orElse(null));
-        body.put("by", by);
-        body.put("at", Times.format(change.at()));
-        return body;
+    public static ChangeBody change(StatusChange change) {
+        return new ChangeBody(
+                change.serviceId(),
+                change.from().map(ServiceStatus::wire).orElse(null),
+                change.to().wire(),
+                new ChangedBy(
+                        change.source().kind().wire(), change.source().id().orElse(null)),
+                Times.format(change.at()));
     }
 
-    public static Map<String, Object> uptime(String serviceId, UptimeReport report) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("serviceId", serviceId);
-        body.put("from", report.from().toString());
-        body.put("to", report.to().toString());
-        body.put("uptime", report.uptime().orElse(null));
-        body.put(
-                "days",
+    public static UptimeBody uptime(String serviceId, UptimeReport report) {
+        return new UptimeBody(
+                serviceId,
+                report.from().toString(),
+                report.to().toString(),
+                report.uptime().orElse(null),
                 report.days().stream()
-                        .map(day -> {
-                            Map<String, Object> row = new LinkedHashMap<>();
-                            row.put("date", day.date().toString());
-                            row.put("uptime", day.uptime().orElse(null));
-                            row.put(
-                                    "worstStatus",
-                                    day.worst().map(ServiceStatus::wire).orElse(null));
-                            return row;
-                        })
+                        .map(day -> new UptimeDayBody(
+                                day.date().toString(),
+                                day.uptime().orElse(null),
+                                day.worst().map(ServiceStatus::wire).orElse(null)))
                         .toList());
-        return body;
-    }
-
-    /** The {@code {"data", "nextCursor"}} shape of every cursor-paged listing. */
-    public static <T> Map<String, Object> page(Page<T> page, Function<T, Map<String, Object>> item) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("data", page.items().stream().map(item).toList());
-        body.put("nextCursor", page.nextPosition().map(Cursors::encode).orElse(null));
-        return body;
     }
 
     private static @Nullable String time(Optional<Instant> instant) {

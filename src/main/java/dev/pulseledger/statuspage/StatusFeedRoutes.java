@@ -1,5 +1,7 @@
 package dev.pulseledger.statuspage;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.pulseledger.http.Json;
@@ -65,12 +67,13 @@ public final class StatusFeedRoutes {
         this.branding = branding;
         documents.put("/status/feed.atom", this::atom);
         documents.put("/status/api/v2/summary.json", s -> json(summary(s)));
-        documents.put("/status/api/v2/status.json", s -> json(withPage(s, "status", status(s))));
-        documents.put("/status/api/v2/components.json", s -> json(withPage(s, "components", components(s))));
-        documents.put("/status/api/v2/incidents.json", s -> json(withPage(s, "incidents", incidents(s.recent(), s))));
+        documents.put("/status/api/v2/status.json", s -> json(new StatusDocument(page(s), status(s))));
+        documents.put("/status/api/v2/components.json", s -> json(new ComponentsDocument(page(s), components(s))));
+        documents.put(
+                "/status/api/v2/incidents.json", s -> json(new IncidentsDocument(page(s), incidents(s.recent(), s))));
         documents.put(
                 "/status/api/v2/scheduled-maintenances.json",
-                s -> json(withPage(s, "scheduled_maintenances", maintenances(s.windows(), s))));
+                s -> json(new MaintenancesDocument(page(s), maintenances(s.windows(), s))));
         // One entry per document; rebuilt at most every 5 s whatever the traffic.
         this.rendered = Caffeine.newBuilder()
                 .maximumSize(documents.size())
@@ -110,43 +113,53 @@ public final class StatusFeedRoutes {
                 clock.instant());
     }
 
-    private Map<String, Object> summary(Source source) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("page", page(source));
-        body.put("components", components(source));
-        body.put("incidents", incidents(source.active(), source));
-        body.put("scheduled_maintenances", maintenances(source.upcoming(), source));
-        body.put("status", status(source));
-        return body;
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    private record Summary(
+            StatuspageJson.PageBody page,
+            List<StatuspageJson.ComponentBody> components,
+            List<StatuspageJson.IncidentBody> incidents,
+            List<StatuspageJson.IncidentBody> scheduledMaintenances,
+            StatuspageJson.StatusBody status) {}
+
+    private record StatusDocument(StatuspageJson.PageBody page, StatuspageJson.StatusBody status) {}
+
+    private record ComponentsDocument(StatuspageJson.PageBody page, List<StatuspageJson.ComponentBody> components) {}
+
+    private record IncidentsDocument(StatuspageJson.PageBody page, List<StatuspageJson.IncidentBody> incidents) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    private record MaintenancesDocument(
+            StatuspageJson.PageBody page, List<StatuspageJson.IncidentBody> scheduledMaintenances) {}
+
+    private Summary summary(Source source) {
+        return new Summary(
+                page(source),
+                components(source),
+                incidents(source.active(), source),
+                maintenances(source.upcoming(), source),
+                status(source));
     }
 
-    private Map<String, Object> withPage(Source source, String field, Object value) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("page", page(source));
-        body.put(field, value);
-        return body;
-    }
-
-    private Map<String, Object> page(Source source) {
+    private StatuspageJson.PageBody page(Source source) {
         return StatuspageJson.page(
                 branding, StatuspageJson.updatedAt(source.services(), source.recent(), source.now()));
     }
 
-    private static List<Map<String, Object>> components(Source source) {
+    private static List<StatuspageJson.ComponentBody> components(Source source) {
         return source.services().stream().map(StatuspageJson::component).toList();
     }
 
-    private static Map<String, Object> status(Source source) {
+    private static StatuspageJson.StatusBody status(Source source) {
         return StatuspageJson.status(source.services(), source.active());
     }
 
-    private static List<Map<String, Object>> incidents(List<Incident> listed, Source source) {
+    private static List<StatuspageJson.IncidentBody> incidents(List<Incident> listed, Source source) {
         return listed.stream()
                 .map(i -> StatuspageJson.incident(i, source.byId()))
                 .toList();
     }
 
-    private static List<Map<String, Object>> maintenances(List<Maintenance> listed, Source source) {
+    private static List<StatuspageJson.IncidentBody> maintenances(List<Maintenance> listed, Source source) {
         return listed.stream()
                 .map(m -> StatuspageJson.maintenance(m, source.byId()))
                 .toList();
@@ -159,7 +172,7 @@ public final class StatusFeedRoutes {
         return Representation.of("application/atom+xml; charset=utf-8", xml, CACHE_CONTROL);
     }
 
-    private static Representation json(Map<String, Object> body) {
+    private static Representation json(Object body) {
         return Representation.of(JSON, Json.bytes(body), CACHE_CONTROL);
     }
 }

@@ -1,5 +1,8 @@
 package dev.pulseledger.statuspage;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.pulse.Service;
 import dev.pulseledger.pulse.ServiceStatus;
@@ -10,12 +13,12 @@ import dev.pulseledger.status.Maintenance;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The documents of Statuspage's public v2 API ({@code /api/v2/*.json}) built from ours, with its
@@ -29,63 +32,115 @@ final class StatuspageJson {
 
     private StatuspageJson() {}
 
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record PageBody(String id, String name, String url, String timeZone, String updatedAt) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record ComponentBody(
+            String id,
+            String name,
+            String status,
+            String createdAt,
+            String updatedAt,
+            int position,
+            @Nullable String description,
+            boolean showcase,
+            @Nullable String startDate,
+            @Nullable String groupId,
+            String pageId,
+            boolean group,
+            boolean onlyShowIfDegraded) {}
+
+    /** An incident, or (with {@code scheduledFor} and {@code scheduledUntil}) a scheduled maintenance. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record IncidentBody(
+            String id,
+            String name,
+            String status,
+            String createdAt,
+            String updatedAt,
+            @Nullable String monitoringAt,
+            @Nullable String resolvedAt,
+            String impact,
+            String shortlink,
+            String startedAt,
+            String pageId,
+            List<UpdateBody> incidentUpdates,
+            List<ComponentBody> components,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            String scheduledFor,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            String scheduledUntil) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record UpdateBody(
+            String id,
+            String status,
+            String body,
+            String incidentId,
+            String createdAt,
+            String updatedAt,
+            String displayAt,
+            @Nullable Object affectedComponents,
+            boolean deliverNotifications,
+            @Nullable String customTweet,
+            @Nullable String tweetId) {}
+
+    record StatusBody(String indicator, String description) {}
+
     /** The {@code page} object every document starts with. */
-    static Map<String, Object> page(Branding branding, Instant updatedAt) {
-        Map<String, Object> page = new LinkedHashMap<>();
-        page.put("id", PAGE_ID);
-        page.put("name", branding.providerName().orElse(branding.title()));
-        page.put("url", branding.providerUrl().orElse(StatusPageRoutes.PATH));
-        page.put("time_zone", "Etc/UTC");
-        page.put("updated_at", Times.format(updatedAt));
-        return page;
+    static PageBody page(Branding branding, Instant updatedAt) {
+        return new PageBody(
+                PAGE_ID,
+                branding.providerName().orElse(branding.title()),
+                branding.providerUrl().orElse(StatusPageRoutes.PATH),
+                "Etc/UTC",
+                Times.format(updatedAt));
     }
 
     /** A service as a component. Statuspage has no "unknown": it shows as degraded performance. */
-    static Map<String, Object> component(Service service) {
-        Map<String, Object> component = new LinkedHashMap<>();
-        component.put("id", service.id());
-        component.put("name", service.name());
-        component.put("status", componentStatus(service.status()));
+    static ComponentBody component(Service service) {
         // Ours has no separate creation time in the feed; the last change stands in for both.
-        component.put("created_at", Times.format(service.updatedAt()));
-        component.put("updated_at", Times.format(service.updatedAt()));
-        component.put("position", service.position());
-        component.put("description", service.description().isBlank() ? null : service.description());
-        component.put("showcase", service.spotlighted());
-        component.put("start_date", null);
-        component.put("group_id", null);
-        component.put("page_id", PAGE_ID);
-        component.put("group", false);
-        component.put("only_show_if_degraded", false);
-        return component;
+        return new ComponentBody(
+                service.id(),
+                service.name(),
+                componentStatus(service.status()),
+                Times.format(service.updatedAt()),
+                Times.format(service.updatedAt()),
+                service.position(),
+                service.description().isBlank() ? null : service.description(),
+                service.spotlighted(),
+                null,
+                null,
+                PAGE_ID,
+                false,
+                false);
     }
 
     static String componentStatus(ServiceStatus status) {
         return status == ServiceStatus.UNKNOWN ? ServiceStatus.DEGRADED_PERFORMANCE.wire() : status.wire();
     }
 
-    static Map<String, Object> incident(Incident incident, Map<String, Service> services) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", incident.id());
-        body.put("name", incident.title());
-        body.put("status", incident.status().wire());
-        body.put("created_at", Times.format(incident.createdAt()));
-        body.put("updated_at", Times.format(incident.updatedAt()));
-        body.put(
-                "monitoring_at",
+    static IncidentBody incident(Incident incident, Map<String, Service> services) {
+        return new IncidentBody(
+                incident.id(),
+                incident.title(),
+                incident.status().wire(),
+                Times.format(incident.createdAt()),
+                Times.format(incident.updatedAt()),
                 incident.updates().stream()
                         .filter(u -> u.status() == IncidentStatus.MONITORING)
                         .map(IncidentUpdate::createdAt)
                         .min(Comparator.naturalOrder())
                         .map(Times::format)
-                        .orElse(null));
-        body.put("resolved_at", incident.resolvedAt().map(Times::format).orElse(null));
-        body.put("impact", incident.impact().wire());
-        body.put("shortlink", HISTORY_PATH);
-        body.put("started_at", Times.format(incident.createdAt()));
-        body.put("page_id", PAGE_ID);
-        body.put(
-                "incident_updates",
+                        .orElse(null),
+                incident.resolvedAt().map(Times::format).orElse(null),
+                incident.impact().wire(),
+                HISTORY_PATH,
+                Times.format(incident.createdAt()),
+                PAGE_ID,
                 incident.updates().stream()
                         .map(update -> update(
                                 incident.id(),
@@ -93,56 +148,43 @@ final class StatuspageJson {
                                 update.status().wire(),
                                 update.message(),
                                 update.createdAt()))
-                        .toList());
-        body.put("components", components(incident.services(), services));
-        return body;
+                        .toList(),
+                components(incident.services(), services),
+                null,
+                null);
     }
 
     /** A maintenance window as a scheduled maintenance: an incident with a window and impact "maintenance". */
-    static Map<String, Object> maintenance(Maintenance maintenance, Map<String, Service> services) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", maintenance.id());
-        body.put("name", maintenance.title());
-        body.put("status", maintenance.status().wire());
-        body.put("created_at", Times.format(maintenance.createdAt()));
-        body.put("updated_at", Times.format(maintenance.updatedAt()));
-        body.put("monitoring_at", null);
-        body.put("resolved_at", maintenance.completedAt().map(Times::format).orElse(null));
-        body.put("impact", "maintenance");
-        body.put("shortlink", StatusPageRoutes.PATH);
-        body.put("started_at", Times.format(maintenance.startedAt().orElse(maintenance.startsAt())));
-        body.put("page_id", PAGE_ID);
-        body.put(
-                "incident_updates",
+    static IncidentBody maintenance(Maintenance maintenance, Map<String, Service> services) {
+        return new IncidentBody(
+                maintenance.id(),
+                maintenance.title(),
+                maintenance.status().wire(),
+                Times.format(maintenance.createdAt()),
+                Times.format(maintenance.updatedAt()),
+                null,
+                maintenance.completedAt().map(Times::format).orElse(null),
+                "maintenance",
+                StatusPageRoutes.PATH,
+                Times.format(maintenance.startedAt().orElse(maintenance.startsAt())),
+                PAGE_ID,
                 List.of(update(
                         maintenance.id(),
                         maintenance.id() + "-notice",
                         "scheduled",
                         maintenance.message(),
-                        maintenance.createdAt())));
-        body.put("components", components(maintenance.services(), services));
-        body.put("scheduled_for", Times.format(maintenance.startsAt()));
-        body.put("scheduled_until", Times.format(maintenance.endsAt()));
-        return body;
+                        maintenance.createdAt())),
+                components(maintenance.services(), services),
+                Times.format(maintenance.startsAt()),
+                Times.format(maintenance.endsAt()));
     }
 
-    private static Map<String, Object> update(String incidentId, String id, String status, String text, Instant at) {
-        Map<String, Object> update = new LinkedHashMap<>();
-        update.put("id", id);
-        update.put("status", status);
-        update.put("body", text);
-        update.put("incident_id", incidentId);
-        update.put("created_at", Times.format(at));
-        update.put("updated_at", Times.format(at));
-        update.put("display_at", Times.format(at));
-        update.put("affected_components", null);
-        update.put("deliver_notifications", true);
-        update.put("custom_tweet", null);
-        update.put("tweet_id", null);
-        return update;
+    private static UpdateBody update(String incidentId, String id, String status, String text, Instant at) {
+        String time = Times.format(at);
+        return new UpdateBody(id, status, text, incidentId, time, time, time, null, true, null, null);
     }
 
-    private static List<Map<String, Object>> components(Collection<String> ids, Map<String, Service> services) {
+    private static List<ComponentBody> components(Collection<String> ids, Map<String, Service> services) {
         return ids.stream()
                 .map(services::get)
                 .filter(Objects::nonNull)
@@ -154,7 +196,7 @@ final class StatuspageJson {
      * The page's overall indicator, as Statuspage words it: the gravest of the components' statuses
      * and the unresolved incidents' impacts.
      */
-    static Map<String, Object> status(List<Service> services, List<Incident> activeIncidents) {
+    static StatusBody status(List<Service> services, List<Incident> activeIncidents) {
         int fromServices = services.stream()
                 .mapToInt(s -> switch (s.status()) {
                     case MAJOR_OUTAGE -> 3;
@@ -175,22 +217,17 @@ final class StatuspageJson {
                 .orElse(0);
         int level = Math.max(fromServices, fromIncidents);
         boolean maintenance = services.stream().anyMatch(s -> s.status() == ServiceStatus.UNDER_MAINTENANCE);
-        Map<String, Object> status = new LinkedHashMap<>();
         if (level == 0 && maintenance) {
-            status.put("indicator", "maintenance");
-            status.put("description", "Service Under Maintenance");
-            return status;
+            return new StatusBody("maintenance", "Service Under Maintenance");
         }
-        status.put("indicator", List.of("none", "minor", "major", "critical").get(level));
-        status.put(
-                "description",
+        return new StatusBody(
+                List.of("none", "minor", "major", "critical").get(level),
                 List.of(
                                 "All Systems Operational",
                                 "Minor Service Outage",
                                 "Partial System Outage",
                                 "Major System Outage")
                         .get(level));
-        return status;
     }
 
     /** When the page last changed: its newest service or incident change. */

@@ -3,6 +3,7 @@ package dev.pulseledger.store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +28,10 @@ public final class MicroBatcher<T, R> implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration MAX_DRAIN_ON_CLOSE = Duration.ofSeconds(10);
 
-    /** Runs one batch; it completes or fails each job, and any job it leaves open fails. */
+    /**
+     * Runs one batch; it completes or fails each job, now or later from work it hands the job on to (a
+     * job left open is answered by its caller's {@code maxWait}); if it throws, every job of the batch fails.
+     */
     @FunctionalInterface
     public interface Work<T, R> {
         void run(List<Job<T, R>> batch);
@@ -83,12 +87,12 @@ public final class MicroBatcher<T, R> implements AutoCloseable {
     }
 
     /**
-     * Queues every item and waits for all their answers, in order. Items queued before the queue
-     * filled up still run.
+     * Queues every item and waits for all their answers, in order: each item's failure, or empty when it
+     * succeeded. Items queued before the queue filled up still run.
      *
      * @throws OverloadedException when the queue is full or the batcher is stopping
      */
-    public List<R> submitAll(List<T> items) {
+    public List<Optional<RuntimeException>> submitAll(List<T> items) {
         List<Job<T, R>> jobs = new ArrayList<>(items.size());
         for (T item : items) {
             Job<T, R> job = new Job<>(item, new CompletableFuture<>());
@@ -100,11 +104,16 @@ public final class MicroBatcher<T, R> implements AutoCloseable {
         if (!running) {
             jobs.stream().filter(queue::remove).forEach(job -> job.fail(new OverloadedException()));
         }
-        List<R> results = new ArrayList<>(jobs.size());
+        List<Optional<RuntimeException>> failures = new ArrayList<>(jobs.size());
         for (Job<T, R> job : jobs) {
-            results.add(await(job));
+            try {
+                await(job);
+                failures.add(Optional.empty());
+            } catch (RuntimeException e) {
+                failures.add(Optional.of(e));
+            }
         }
-        return results;
+        return failures;
     }
 
     private R await(Job<T, R> job) {
@@ -134,7 +143,6 @@ public final class MicroBatcher<T, R> implements AutoCloseable {
                 batch.add(first);
                 queue.drainTo(batch, limits.maxBatchSize() - 1);
                 work.run(batch);
-                failOpen(batch, new IllegalStateException("The batch left a job unanswered"));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;

@@ -2,7 +2,9 @@ package dev.pulseledger.webhooks;
 
 import dev.pulseledger.events.EventType;
 import dev.pulseledger.http.Cursors;
+import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.PageBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -15,8 +17,6 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -59,18 +59,15 @@ public final class WebhookAdminRoutes {
             throw ProblemException.unprocessable(
                     "webhook_limit_reached", "At most " + WebhookStore.MAX_WEBHOOKS + " webhooks may exist.");
         }
-        Map<String, Object> created = new LinkedHashMap<>(WebhookJson.webhook(webhook));
-        // The only time the secret is shown: the receiver needs it to verify signatures.
-        created.put("secret", secret);
         res.header(Responses.LOCATION, "/admin/webhooks/" + webhook.id());
-        Responses.json(res, 201, created);
+        // The only time the secret is shown: the receiver needs it to verify signatures.
+        Responses.json(res, 201, new WebhookJson.NewWebhookBody(WebhookJson.webhook(webhook), secret));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
         Responses.ok(
                 res,
-                Map.of(
-                        "data",
+                new DataList<>(
                         webhooks.list().stream().map(WebhookJson::webhook).toList()));
     }
 
@@ -90,10 +87,7 @@ public final class WebhookAdminRoutes {
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Delivery> page = webhooks.deliveries(webhook.id(), before, limit);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("data", page.items().stream().map(WebhookJson::delivery).toList());
-        body.put("nextCursor", page.nextPosition().map(Cursors::encode).orElse(null));
-        Responses.ok(res, body);
+        Responses.ok(res, PageBody.of(page, WebhookJson::delivery));
     }
 
     private Webhook existing(ServerRequest req) {

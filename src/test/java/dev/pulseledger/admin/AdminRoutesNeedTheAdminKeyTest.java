@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.support.Api;
+import dev.pulseledger.support.ConsoleClient;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +41,52 @@ class AdminRoutesNeedTheAdminKeyTest {
                 softly.assertThat(asCaller.status())
                         .as("%s %s with a caller key", route.method(), path)
                         .isEqualTo(403);
+            }
+            softly.assertAll();
+        }
+    }
+
+    /**
+     * The console's routes pass its gate: without a session a page sends the browser to sign in and a
+     * change gets 401, whatever key the request carries; a signed-in change without the page's CSRF
+     * token gets 403. Only sign-in and the assets are open.
+     */
+    @Test
+    void everyRegisteredConsoleRouteButSignInAndAssetsNeedsASession() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(10);
+            Set<String> open = Set.of("/console/sign-in", "/console/assets/{asset}");
+            List<RouteTable.Route> consoleRoutes = node.application().routes().stream()
+                    .filter(route -> route.pathTemplate().equals(RouteTable.CONSOLE_PREFIX)
+                            || route.pathTemplate().startsWith(RouteTable.CONSOLE_PREFIX + "/"))
+                    .filter(route -> !open.contains(route.pathTemplate()))
+                    .toList();
+            assertThat(consoleRoutes)
+                    .as("console routes found in the route table")
+                    .hasSizeGreaterThan(10);
+            ConsoleClient signedIn = new ConsoleClient(node.baseUrl());
+            signedIn.signIn(TestNode.ADMIN_KEY);
+
+            SoftAssertions softly = new SoftAssertions();
+            for (RouteTable.Route route : consoleRoutes) {
+                String path = route.pathTemplate().replaceAll("\\{[^/]+}", "x1");
+                boolean reads = route.method().equals("GET") || route.method().equals("HEAD");
+                for (Api api : List.of(node.anonymous(), node.caller(caller.key()), node.admin())) {
+                    Reply reply = send(api, route.method(), path);
+                    softly.assertThat(reply.status())
+                            .as("%s %s without a session", route.method(), path)
+                            .isEqualTo(reads ? 303 : 401);
+                    if (reads) {
+                        softly.assertThat(reply.header("Location"))
+                                .as("%s %s without a session", route.method(), path)
+                                .contains("/console/sign-in");
+                    }
+                }
+                if (!reads) {
+                    softly.assertThat(signedIn.post(path, Map.of()).statusCode())
+                            .as("%s %s signed in, without the CSRF token", route.method(), path)
+                            .isEqualTo(403);
+                }
             }
             softly.assertAll();
         }

@@ -13,7 +13,11 @@ import dev.pulseledger.support.Waiting;
 import dev.pulseledger.support.WebhookReceiver;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,6 +38,8 @@ import org.openqa.selenium.WebElement;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleBrowserTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final DateTimeFormatter DATE_TIME_KEYS =
+            DateTimeFormatter.ofPattern("MMddyyyy'\t'hhmma", Locale.ENGLISH);
 
     private static TestNode node;
     private static Browser browser;
@@ -197,6 +203,37 @@ class ConsoleBrowserTest {
                 .isEqualTo("resolved");
         check("incidents");
 
+        // Schedule maintenance of the API for tomorrow, move its end, then cancel it.
+        page.findElement(By.linkText("Maintenance")).click();
+        page.findElement(By.id("title")).sendKeys("Database upgrade");
+        page.findElement(By.id("message")).sendKeys("Writes pause for a minute.");
+        page.findElement(By.cssSelector("input[name='services'][value='api']")).click();
+        Instant tomorrow = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.MINUTES);
+        dateTime(page.findElement(By.id("startsAt")), tomorrow);
+        dateTime(page.findElement(By.id("endsAt")), tomorrow.plus(Duration.ofHours(1)));
+        page.findElement(By.id("title")).submit();
+        assertThat(notice(page)).isEqualTo("Maintenance scheduled.");
+        JsonNode window = admin.get("/admin/maintenances").json().get("data").get(0);
+        assertThat(window.get("title").asText()).isEqualTo("Database upgrade");
+        assertThat(window.get("services").toString()).isEqualTo("[\"api\"]");
+        assertThat(Instant.parse(window.get("startsAt").asText())).isEqualTo(tomorrow);
+        String windowId = window.get("id").asText();
+        WebElement scheduled = page.findElement(By.cssSelector("li[data-maintenance='" + windowId + "']"));
+        scheduled.findElement(By.tagName("summary")).click();
+        dateTime(scheduled.findElement(By.cssSelector("input[name='endsAt']")), tomorrow.plus(Duration.ofHours(2)));
+        scheduled.findElement(By.cssSelector("input[name='endsAt']")).submit();
+        assertThat(notice(page)).isEqualTo("Maintenance window updated.");
+        assertThat(Instant.parse(admin.get("/admin/maintenances/" + windowId)
+                        .json()
+                        .get("endsAt")
+                        .asText()))
+                .isEqualTo(tomorrow.plus(Duration.ofHours(2)));
+        check("maintenance");
+        page.findElement(By.cssSelector("li[data-maintenance='" + windowId + "'] .cancel button"))
+                .click();
+        assertThat(notice(page)).isEqualTo("Maintenance window cancelled.");
+        assertThat(admin.get("/admin/maintenances/" + windowId).status()).isEqualTo(404);
+
         // The status changes reached the webhook (the very first attempt refused, its retry delivered); re-send one.
         page.findElement(By.linkText("Webhooks")).click();
         check("webhooks");
@@ -336,6 +373,16 @@ class ConsoleBrowserTest {
                 "the page's notice",
                 () -> !page.findElements(By.cssSelector(".notice")).isEmpty());
         return page.findElement(By.cssSelector(".notice")).getText();
+    }
+
+    /**
+     * Types a UTC time into a {@code datetime-local} input the way Chromium's segmented field takes
+     * it from the keyboard in an English locale: month, day, year, then hours, minutes and AM/PM.
+     */
+    private static void dateTime(WebElement input, Instant at) {
+        input.sendKeys(DATE_TIME_KEYS.format(at.atOffset(ZoneOffset.UTC)));
+        assertThat(input.getDomProperty("value"))
+                .isEqualTo(at.atOffset(ZoneOffset.UTC).toLocalDateTime().toString());
     }
 
     private static long balance(String accountId) {

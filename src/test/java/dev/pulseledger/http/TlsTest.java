@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pulseledger.config.ConfigException;
+import dev.pulseledger.support.TestKeystore;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.io.EOFException;
@@ -14,20 +15,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,35 +38,8 @@ class TlsTest {
     private static Path keystore;
 
     @BeforeAll
-    static void generateKeystore() throws IOException, InterruptedException {
-        keystore = folder.resolve("server.p12");
-        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        Process process = new ProcessBuilder(
-                        keytool.toString(),
-                        "-genkeypair",
-                        "-alias",
-                        "pulseledger",
-                        "-keyalg",
-                        "EC",
-                        "-groupname",
-                        "secp256r1",
-                        "-dname",
-                        "CN=localhost",
-                        "-ext",
-                        "SAN=ip:127.0.0.1,dns:localhost",
-                        "-validity",
-                        "2",
-                        "-storetype",
-                        "PKCS12",
-                        "-keystore",
-                        keystore.toString(),
-                        "-storepass",
-                        PASSWORD)
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(output).isZero();
+    static void generateKeystore() {
+        keystore = TestKeystore.generate(folder, PASSWORD).path();
     }
 
     @Test
@@ -274,15 +244,7 @@ class TlsTest {
         return head + new String(body, StandardCharsets.UTF_8);
     }
 
-    private static SSLContext trusting(Path keystore) throws Exception {
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            store.load(in, PASSWORD.toCharArray());
-        }
-        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(store);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, trust.getTrustManagers(), null);
-        return context;
+    private static SSLContext trusting(Path keystore) {
+        return new TestKeystore(keystore, PASSWORD).trusting();
     }
 }

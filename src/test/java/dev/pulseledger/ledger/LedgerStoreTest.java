@@ -1,18 +1,27 @@
 package dev.pulseledger.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.DatabaseUnavailableException;
+import dev.pulseledger.store.Fault;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LedgerAudit;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -85,7 +94,8 @@ class LedgerStoreTest {
 
             LedgerStore ledger = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
             List<LedgerOutcome> retried = ledger.round(
-                            StateQuery.of(List.of(spend), true),
+                            StateQuery.of(List.of(spend), true, NOW.plusSeconds(1)),
+                            Duration.ZERO,
                             state -> LedgerCore.decide(state, List.of(spend), NOW.plusSeconds(1), Ids::grant))
                     .outcomes();
 
@@ -98,9 +108,83 @@ class LedgerStoreTest {
         }
     }
 
+    @Test
+    void aRoundThatMayNotWaitNamesTheAccountsLockedElsewhereAndWritesNothing() throws Exception {
+        try (TestNode node = TestNode.start(TestStore.POSTGRESQL.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl());
+                Connection outside = DriverManager.getConnection(node.databaseUrl())) {
+            Fixtures fixtures = new Fixtures(node);
+            Fixtures.Caller free = fixtures.caller(1000);
+            Fixtures.Caller locked = fixtures.caller(1000);
+            lockFromOutside(outside, locked.accountId());
+            List<LedgerCommand> commands = List.of(spendOf(free, 100), spendOf(locked, 100));
+
+            assertThatThrownBy(() -> round(database, commands))
+                    .isInstanceOfSatisfying(
+                            AccountsBusyException.class,
+                            busy -> assertThat(busy.accountIds()).containsExactly(locked.accountId()));
+            assertThat(node.caller(free.key()).balance()).isEqualTo(1000);
+
+            assertThat(round(database, List.of(spendOf(free, 100))))
+                    .singleElement()
+                    .isInstanceOf(SpendResult.Spent.class);
+            assertThat(node.caller(free.key()).balance()).isEqualTo(900);
+            outside.rollback();
+        }
+    }
+
+    @Test
+    void aRoundThatWaitsGivesUpAfterItsWaitWithAccountBusy() throws Exception {
+        try (TestNode node = TestNode.start(TestStore.POSTGRESQL.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl());
+                Connection outside = DriverManager.getConnection(node.databaseUrl())) {
+            Fixtures.Caller locked = new Fixtures(node).caller(1000);
+            lockFromOutside(outside, locked.accountId());
+            List<LedgerCommand> commands = List.of(spendOf(locked, 100));
+            LedgerStore store = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
+
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> store.round(
+                            StateQuery.of(commands, true, NOW),
+                            Duration.ofMillis(300),
+                            state -> LedgerCore.decide(state, commands, NOW, Ids::grant)))
+                    .isInstanceOfSatisfying(
+                            DatabaseUnavailableException.class,
+                            e -> assertThat(e.fault()).isEqualTo(Fault.ACCOUNT_BUSY));
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .as("the wait is the round's own, not the session's")
+                    .isLessThan(Duration.ofMillis(900));
+            outside.rollback();
+
+            assertThat(store.round(
+                                    StateQuery.of(commands, true, NOW),
+                                    Duration.ofMillis(300),
+                                    state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
+                            .outcomes())
+                    .singleElement()
+                    .isInstanceOf(SpendResult.Spent.class);
+        }
+    }
+
+    /** An outside session takes the account's row lock and keeps its transaction open. */
+    private static void lockFromOutside(Connection outside, String accountId) throws SQLException {
+        outside.setAutoCommit(false);
+        try (PreparedStatement ps = outside.prepareStatement("SELECT 1 FROM accounts WHERE id = ? FOR UPDATE")) {
+            ps.setString(1, accountId);
+            ps.executeQuery().close();
+        }
+    }
+
+    private static LedgerCommand spendOf(Fixtures.Caller caller, long amount) {
+        return new LedgerCommand.Spend(new SpendRequest(caller.accountId(), amount, Optional.empty()), Ids.spending());
+    }
+
     private static List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
         return LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database))
-                .round(StateQuery.of(commands, false), state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
+                .round(
+                        StateQuery.of(commands, false, NOW),
+                        Duration.ZERO,
+                        state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
                 .outcomes();
     }
 

@@ -114,7 +114,9 @@ class SubscriptionRulesTest {
                 .extracting(LedgerLine::amount)
                 .containsExactly(-500L);
         NewEvent renewed = events(EventType.ALLOWANCE_RENEWED).getFirst();
-        assertThat(renewed.data()).containsEntry("rolledOver", 300L).containsEntry("expired", 500L);
+        assertThat(renewed.data())
+                .hasFieldOrPropertyWithValue("rolledOver", 300L)
+                .hasFieldOrPropertyWithValue("expired", 500L);
         // A carried token is spent before the new period's: it is older and expires at the same time.
         ledger.apply(Instant.parse("2026-04-02T00:00:00Z"), spend("acct_a", 300, "sp_2"));
         assertThat(ledger.allocations("sp_2"))
@@ -144,7 +146,8 @@ class SubscriptionRulesTest {
                         org.assertj.core.groups.Tuple.tuple(LedgerKind.EXPIRE, -900L),
                         org.assertj.core.groups.Tuple.tuple(LedgerKind.ALLOWANCE, 70L));
         assertThat(ledger.account("acct_a").plan().planId()).isEqualTo("weekly");
-        assertThat(events(EventType.ALLOWANCE_RENEWED).getLast().data()).containsEntry("reason", "plan_change");
+        assertThat(events(EventType.ALLOWANCE_RENEWED).getLast().data())
+                .hasFieldOrPropertyWithValue("reason", "plan_change");
         assertInvariants(ledger);
     }
 
@@ -161,7 +164,7 @@ class SubscriptionRulesTest {
 
         assertThat(atExpiry).isEqualTo(new SpendResult.InsufficientBalance(0, 10, false));
         assertThat(ledger.lines("acct_a").getLast().kind()).isEqualTo(LedgerKind.EXPIRE);
-        assertThat(events(EventType.CREDITS_EXPIRED).getFirst().data()).containsEntry("amount", 90L);
+        assertThat(events(EventType.CREDITS_EXPIRED).getFirst().data()).hasFieldOrPropertyWithValue("amount", 90L);
         assertThat(ledger.apply(expiry, credit("acct_a", 5, Optional.of(expiry))))
                 .isEqualTo(new CreditResult.ExpiryNotInFuture());
         assertInvariants(ledger);
@@ -214,7 +217,8 @@ class SubscriptionRulesTest {
                 .endsWith(
                         org.assertj.core.groups.Tuple.tuple(LedgerKind.REVERT, 120L, 140L),
                         org.assertj.core.groups.Tuple.tuple(LedgerKind.EXPIRE, -100L, 40L));
-        assertThat(events(EventType.CREDITS_EXPIRED).getLast().data()).containsEntry("spendingId", "sp_1");
+        assertThat(events(EventType.CREDITS_EXPIRED).getLast().data())
+                .hasFieldOrPropertyWithValue("spendingId", "sp_1");
         assertThat(ledger.apply(expiry.plusSeconds(3), new LedgerCommand.Revert("acct_a", "sp_1")))
                 .isInstanceOfSatisfying(
                         RevertResult.Reverted.class,

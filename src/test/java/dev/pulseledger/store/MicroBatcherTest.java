@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,10 +30,26 @@ class MicroBatcherTest {
 
     @Test
     @Timeout(5)
-    void aJobTheWorkLeavesOpenFailsInsteadOfHanging() {
-        try (MicroBatcher<Integer, Integer> batcher =
-                new MicroBatcher<>("test-batcher", LIMITS, batch -> {}, IllegalStateException::new)) {
-            assertThatThrownBy(() -> batcher.submit(1)).hasMessageContaining("unanswered");
+    void aJobTheWorkHandsOnIsAnsweredWhenTheOtherWorkIsDone() {
+        ExecutorService later = Executors.newSingleThreadExecutor();
+        try (MicroBatcher<Integer, Integer> batcher = new MicroBatcher<>(
+                "test-batcher",
+                LIMITS,
+                batch -> batch.forEach(job -> later.execute(() -> job.complete(job.item() * 2))),
+                IllegalStateException::new)) {
+            assertThat(batcher.submit(21)).isEqualTo(42);
+        } finally {
+            later.shutdown();
+        }
+    }
+
+    @Test
+    @Timeout(5)
+    void aJobTheWorkLeavesOpenTimesOutInsteadOfHanging() {
+        MicroBatcher.Limits shortWait = new MicroBatcher.Limits(100, 10, Duration.ofMillis(200));
+        try (MicroBatcher<Integer, Integer> batcher = new MicroBatcher<>(
+                "test-batcher", shortWait, batch -> {}, () -> new IllegalStateException("timed out"))) {
+            assertThatThrownBy(() -> batcher.submit(1)).hasMessageContaining("timed out");
         }
     }
 }

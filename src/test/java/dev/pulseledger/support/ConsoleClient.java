@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
 
 /**
  * The operator console over plain HTTP, as a browser without script would use it: one session
@@ -30,10 +31,36 @@ public final class ConsoleClient {
             .build();
 
     private final String baseUrl;
+    private final HttpClient client;
+    private final Map<String, String> headers;
     private Optional<String> sessionId = Optional.empty();
 
     public ConsoleClient(String baseUrl) {
+        this(baseUrl, CLIENT, Map.of());
+    }
+
+    private ConsoleClient(String baseUrl, HttpClient client, Map<String, String> headers) {
         this.baseUrl = baseUrl;
+        this.client = client;
+        this.headers = headers;
+    }
+
+    /** A browser that speaks HTTPS to {@code baseUrl}, trusting the certificates {@code tls} trusts. */
+    public static ConsoleClient overHttps(String baseUrl, SSLContext tls) {
+        HttpClient client = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(5))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .version(HttpClient.Version.HTTP_1_1)
+                .sslContext(tls)
+                .build();
+        return new ConsoleClient(baseUrl, client, Map.of());
+    }
+
+    /** A browser whose requests arrive with this header too, as a proxy in front would add it. */
+    public ConsoleClient withHeader(String name, String value) {
+        Map<String, String> more = new LinkedHashMap<>(headers);
+        more.put(name, value);
+        return new ConsoleClient(baseUrl, client, more);
     }
 
     /** Signs in with {@code key}; the reply is the sign-in POST's (303 on success). */
@@ -49,7 +76,7 @@ public final class ConsoleClient {
 
     /** The same browser session, talking to another node. */
     public ConsoleClient at(String otherBaseUrl) {
-        ConsoleClient other = new ConsoleClient(otherBaseUrl);
+        ConsoleClient other = new ConsoleClient(otherBaseUrl, client, headers);
         other.sessionId = sessionId;
         return other;
     }
@@ -88,12 +115,13 @@ public final class ConsoleClient {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30));
         sessionId.ifPresent(id -> request.header("Cookie", COOKIE + "=" + id));
+        headers.forEach(request::header);
         return request;
     }
 
-    private static HttpResponse<String> send(HttpRequest.Builder request) {
+    private HttpResponse<String> send(HttpRequest.Builder request) {
         try {
-            return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

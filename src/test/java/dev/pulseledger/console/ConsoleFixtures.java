@@ -1,0 +1,98 @@
+package dev.pulseledger.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.pulseledger.support.Api;
+import dev.pulseledger.support.Fixtures;
+import dev.pulseledger.support.TestNode;
+import dev.pulseledger.support.Waiting;
+import dev.pulseledger.support.WebhookReceiver;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One of everything a console path can name (an account with a key and a spend, a webhook with a
+ * delivery, an open incident, two scheduled maintenance windows, a plan, a service), by the name
+ * of the path parameter that takes its id.
+ */
+final class ConsoleFixtures {
+    private ConsoleFixtures() {}
+
+    /** Needs a node started with a short {@code --events-poll-ms}, so that the delivery arrives soon. */
+    static Map<String, String> oneOfEach(TestNode node, WebhookReceiver receiver) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        Api admin = node.admin();
+        Fixtures fixtures = new Fixtures(node);
+        admin.put("/admin/services/api", Map.of("name", "Public API", "status", "operational"));
+        String webhookId = admin.post(
+                        "/admin/webhooks", Map.of("url", receiver.url(), "events", List.of("service.status_changed")))
+                .json()
+                .get("id")
+                .asText();
+        admin.put("/admin/services/api", Map.of("name", "Public API", "status", "degraded_performance"));
+        Fixtures.Caller caller = fixtures.caller(1_000);
+        assertThat(node.caller(caller.key()).post("/api/tokens/spend/10").status())
+                .isEqualTo(201);
+        ids.put("accountId", caller.accountId());
+        ids.put(
+                "keyId",
+                admin.get("/admin/accounts/" + caller.accountId() + "/keys")
+                        .json()
+                        .get("data")
+                        .get(0)
+                        .get("id")
+                        .asText());
+        ids.put("webhookId", webhookId);
+        Waiting.until(
+                "a webhook delivery",
+                () -> !admin.get("/admin/webhooks/" + webhookId + "/deliveries")
+                        .json()
+                        .get("data")
+                        .isEmpty());
+        ids.put(
+                "deliveryId",
+                admin.get("/admin/webhooks/" + webhookId + "/deliveries")
+                        .json()
+                        .get("data")
+                        .get(0)
+                        .get("id")
+                        .asText());
+        ids.put(
+                "incidentId",
+                admin.post(
+                                "/admin/incidents",
+                                Map.of(
+                                        "title", "Slow answers",
+                                        "impact", "minor",
+                                        "status", "investigating",
+                                        "message", "Looking.",
+                                        "services", Map.of("api", "degraded_performance")))
+                        .json()
+                        .get("id")
+                        .asText());
+        for (String title : List.of("Database upgrade", "Network work")) {
+            Instant start = Instant.now().plus(Duration.ofDays(1));
+            ids.put(
+                    "maintenanceId",
+                    admin.post(
+                                    "/admin/maintenances",
+                                    Map.of(
+                                            "title", title,
+                                            "message", "Short pauses.",
+                                            "services", List.of("api"),
+                                            "startsAt", start.toString(),
+                                            "endsAt",
+                                                    start.plus(Duration.ofHours(1))
+                                                            .toString()))
+                            .json()
+                            .get("id")
+                            .asText());
+        }
+        ids.put("planId", "free");
+        ids.put("serviceId", "api");
+        return ids;
+    }
+}
