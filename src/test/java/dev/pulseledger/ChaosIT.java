@@ -41,7 +41,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Three packaged nodes on one PostgreSQL, each through its own TCP relay, under a mixed load (spends
- * with and without Idempotency-Key, double reverts from two nodes at once, balance reads, credits)
+ * with and without Idempotency-Key, double reverts from two nodes at once, balance reads, credits,
+ * reservations settled or released from two nodes at once or left to expire)
  * while one node is killed and restarted, one is paused while it holds an account's row lock, the
  * database is cut off from every node, and one node's connections are cut. Every request and answer
  * is recorded; afterwards the ledger and the answers must agree (CONTRACT §6, §12).
@@ -247,8 +248,10 @@ class ChaosIT {
                 idempotentSpend(random, me);
             } else if (roll < 72) {
                 doubleRevert(random);
-            } else if (roll < 92) {
+            } else if (roll < 87) {
                 send("balance", index, me, "GET", "/api/tokens/balance", null);
+            } else if (roll < 93) {
+                reservation(random, me);
             } else {
                 credit(index, me, 1 + random.nextInt(100));
             }
@@ -295,6 +298,32 @@ class ChaosIT {
         a.join();
     }
 
+    /**
+     * Holds a few tokens for 1 to 3 s, then settles or releases the hold from two nodes at the same
+     * moment, or leaves it to expire (which some node's sweep must end exactly once).
+     */
+    private void reservation(Random random, Fixtures.Caller me) {
+        Exchange held = send(
+                "reserve",
+                random.nextInt(NODES),
+                me,
+                "POST",
+                "/api/tokens/reservations",
+                Map.of("amount", 1 + random.nextInt(10), "expiresInSeconds", 1 + random.nextInt(3)),
+                null);
+        int ending = random.nextInt(3);
+        if (held.status() != 201 || ending == 0) {
+            return;
+        }
+        String path = "/api/tokens/reservations/"
+                + held.reply().json().path("reservationId").asText() + (ending == 1 ? "/settle" : "/release");
+        String operation = ending == 1 ? "settle" : "release";
+        int first = random.nextInt(NODES);
+        CompletableFuture<?> a = CompletableFuture.runAsync(() -> send(operation, first, me, "POST", path, null));
+        send(operation, (first + 1) % NODES, me, "POST", path, null);
+        a.join();
+    }
+
     private void credit(int index, Fixtures.Caller me, long amount) {
         JarNode node = nodes.get(index);
         if (node == null) {
@@ -314,13 +343,18 @@ class ChaosIT {
     }
 
     private Exchange send(String operation, int index, Fixtures.Caller me, String method, String path, String key) {
+        return send(operation, index, me, method, path, null, key);
+    }
+
+    private Exchange send(
+            String operation, int index, Fixtures.Caller me, String method, String path, Object body, String key) {
         JarNode node = nodes.get(index);
         long start = System.nanoTime();
         Reply reply = null;
         if (node != null) {
             try {
                 reply = new Api(node.baseUrl(), me.key())
-                        .send(method, path, null, key == null ? Map.of() : Map.of("Idempotency-Key", key));
+                        .send(method, path, body, key == null ? Map.of() : Map.of("Idempotency-Key", key));
             } catch (UncheckedIOException e) {
                 // no answer: recorded as such
             }
@@ -365,6 +399,14 @@ class ChaosIT {
                         ChaosIT::revertedSpending,
                         b -> b.path("revertedAt").asText()))
                 .as("spendings whose reverts answered different revertedAt")
+                .isEmpty();
+        assertThat(differentReplies(
+                        e -> e.operation().equals("settle") || e.operation().equals("release"),
+                        e -> e.reply().json().path("reservationId").asText(),
+                        b -> b.path("status").asText() + " "
+                                + b.path("settledAmount").asText() + " "
+                                + b.path("spendingId").asText()))
+                .as("reservations whose settles or releases answered differently")
                 .isEmpty();
         assertThat(acknowledgedSpendingsNotDebitedOnce(url))
                 .as("acknowledged spendings")
