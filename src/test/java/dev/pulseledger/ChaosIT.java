@@ -67,6 +67,9 @@ class ChaosIT {
 
     private final Queue<Exchange> log = new ConcurrentLinkedQueue<>();
     private final AtomicReferenceArray<JarNode> nodes = new AtomicReferenceArray<>(NODES);
+    /** Every node started, killed ones too, so that their logs can be shown when a check fails. */
+    private final Queue<JarNode> started = new ConcurrentLinkedQueue<>();
+
     private final List<String> recoveries = new ArrayList<>();
     private final List<String> slowRecoveries = new ArrayList<>();
     private volatile boolean running = true;
@@ -80,7 +83,7 @@ class ChaosIT {
         List<TcpProxy> proxies = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
             proxies.add(TcpProxy.inFrontOf(url));
-            nodes.set(i, JarNode.start(proxies.get(i).proxied(url)));
+            nodes.set(i, started(JarNode.start(proxies.get(i).proxied(url))));
         }
         List<Thread> workers = new ArrayList<>();
         try {
@@ -95,7 +98,7 @@ class ChaosIT {
 
             JarNode killed = nodes.getAndSet(0, null);
             killed.kill();
-            nodes.set(0, JarNode.start(proxies.get(0).proxied(url)));
+            nodes.set(0, started(JarNode.start(proxies.get(0).proxied(url))));
             servesAgain("node 0 after SIGKILL and restart", 0);
 
             Duration blocked = pauseWhileHoldingALock(1, url);
@@ -384,6 +387,9 @@ class ChaosIT {
                 faults.add(e.operation() + " on node " + e.node() + " -> " + e.reply());
             }
         }
+        if (!faults.isEmpty()) {
+            started.forEach(node -> System.out.println("Errors logged by a node:\n" + errorsLogged(node.output())));
+        }
         assertThat(faults).as("5xx other than 503 with Retry-After").isEmpty();
         assertThat(slowRecoveries)
                 .as("nodes that took longer than %s to serve again", SERVES_AGAIN_WITHIN)
@@ -415,6 +421,21 @@ class ChaosIT {
                 .as("spendings refunded more than once")
                 .isEmpty();
         assertThat(LedgerAudit.mismatches(url)).as("verify").isEmpty();
+    }
+
+    private JarNode started(JarNode node) {
+        started.add(node);
+        return node;
+    }
+
+    /** The node's log from its first ERROR line on, at most 80 lines: the stack trace a 500 left. */
+    private static String errorsLogged(String output) {
+        List<String> lines = output.lines().toList();
+        int first = 0;
+        while (first < lines.size() && !lines.get(first).contains(" ERROR ")) {
+            first++;
+        }
+        return String.join("\n", lines.subList(first, Math.min(lines.size(), first + 80)));
     }
 
     private static String revertedSpending(Exchange e) {
