@@ -93,7 +93,8 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 }
             });
         } else {
-            String replaced = setLockWait(connection, Long.toString(lockWait.toMillis()));
+            // At least 1 ms: a lock_timeout of 0 would wait for ever.
+            String replaced = setLockWait(connection, Long.toString(Math.max(1, lockWait.toMillis())));
             lockAndReadGrants(connection, LOCK_MANY, idArray, accounts, () -> {});
             // Only the account locks wait this long; every later lock of the round waits as usual.
             setLockWait(connection, replaced);
