@@ -8,7 +8,8 @@ import java.nio.file.Files;
  *
  * <p>Run it with {@code bench/run.sh [options]}; {@code --help} lists the options. The other files
  * here, one job each: {@code Options} (the command line), {@code StoreRun} (every case on one store),
- * {@code Seed} (the bench data), {@code Server} (the server process), {@code Postgres} (the pgbench
+ * {@code Seed} (the bench data), {@code LockedAccount} (the others' spends while one account is locked
+ * from outside), {@code Server} (the server process), {@code Postgres} (the pgbench
  * baseline), {@code Cpu} and {@code Machine} (what was used and on what), {@code Processes} (running
  * tools), {@code Result} and {@code Report} (the numbers and the Markdown).
  */

@@ -102,6 +102,14 @@ final class Server implements AutoCloseable {
         }
     }
 
+    /** Spends 1 token with the caller key; returns the status. */
+    int spend(String key) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(uri("/api/tokens/spend/1"))
+                        .header("X-ApiKey", key)
+                        .POST(HttpRequest.BodyPublishers.noBody()))
+                .statusCode();
+    }
+
     /** The server's Prometheus metrics without labels, by name. */
     Map<String, Double> metrics() throws IOException, InterruptedException {
         Map<String, Double> values = new LinkedHashMap<>();

@@ -102,8 +102,54 @@ final class StoreRun {
                     spreadInFlightBound += connections;
                 }
             }
+            if (options.wants("locked") && store.equals("postgresql")) {
+                lockedAccount(server, url, seed);
+            }
             report.peakRssKb.put(store, server.procStatusKb("VmHWM"));
         }
+    }
+
+    /** Issue 19: the other accounts' spends before and while one account is locked from outside. */
+    private void lockedAccount(Server server, String url, Seed seed) throws Exception {
+        int connections = options.connections().stream().max(Integer::compare).orElse(32);
+        LockedAccount.Runs runs = LockedAccount.run(server, url, seed, folder, connections, (name, key, clients) -> {
+            WrkRun run = wrk(server, "POST", "/api/tokens/spend/1", key, clients, options.seconds(), true);
+            report.add(new Result(
+                    store,
+                    name,
+                    clients,
+                    run.requestsPerSecond(),
+                    run.p50Micros() / 1000.0,
+                    run.p99Micros() / 1000.0,
+                    server.procStatusKb("VmRSS"),
+                    Double.NaN,
+                    Double.NaN,
+                    run.statusText(),
+                    ""));
+            return run;
+        });
+        for (WrkRun others : List.of(runs.othersBefore(), runs.othersLocked())) {
+            spreadSpent201 += others.count(201);
+            spreadInFlightBound += connections;
+        }
+        for (WrkRun locked : List.of(runs.lockedBefore(), runs.lockedLocked())) {
+            tallyHot(locked, LockedAccount.LOCKED_CONNECTIONS);
+        }
+        hotSpent201++; // the spend that found the lock gone
+        LockedAccount.summary(runs).forEach(report::target);
+        report.check(
+                runs.othersLocked().count(201) == runs.othersLocked().requests()
+                        && runs.othersLocked().errors() == 0,
+                "postgresql: every spend of the other accounts while one was locked answered 201: "
+                        + runs.othersLocked().statusText());
+        long locked5xx = runs.lockedLocked().statuses().entrySet().stream()
+                .filter(e -> e.getKey() >= 500 && e.getKey() != 503)
+                .mapToLong(e -> e.getValue())
+                .sum();
+        report.check(
+                locked5xx == 0 && runs.lockedLocked().errors() == 0,
+                "postgresql: the locked account's callers got no 5xx but 503 and no timeout: "
+                        + runs.lockedLocked().statusText());
     }
 
     /** The group commit's batches during a case, from the server's own metrics. */
@@ -207,6 +253,7 @@ final class StoreRun {
                 Double.parseDouble(fields.get("rps")),
                 Long.parseLong(fields.get("p50_us")),
                 Long.parseLong(fields.get("p99_us")),
+                Long.parseLong(fields.get("max_us")),
                 errors,
                 Long.parseLong(fields.get("requests")),
                 Long.parseLong(fields.get("non_2xx_3xx")),
@@ -251,6 +298,7 @@ final class StoreRun {
             double requestsPerSecond,
             long p50Micros,
             long p99Micros,
+            long maxMicros,
             long errors,
             long requests,
             long non2xx,

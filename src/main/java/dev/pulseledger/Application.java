@@ -7,6 +7,7 @@ import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.admin.KeyAdminRoutes;
 import dev.pulseledger.admin.LowBalanceAdminRoutes;
 import dev.pulseledger.admin.PlanAdminRoutes;
+import dev.pulseledger.admin.ReservationAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.EventSettings;
@@ -46,6 +47,7 @@ import dev.pulseledger.ledger.BusyAccountLanes;
 import dev.pulseledger.ledger.LedgerStore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.Renewals;
+import dev.pulseledger.ledger.ReservationQueries;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.metrics.NodeMetrics;
 import dev.pulseledger.pulse.PulseFeed;
@@ -72,6 +74,7 @@ import dev.pulseledger.store.Database;
 import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.tokens.IdempotencyCleaner;
+import dev.pulseledger.tokens.ReservationRoutes;
 import dev.pulseledger.tokens.TokenRoutes;
 import dev.pulseledger.usage.LedgerHistory;
 import dev.pulseledger.usage.UsageRoutes;
@@ -83,6 +86,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -283,9 +287,15 @@ public final class Application implements AutoCloseable {
                         ledgerHistory,
                         clock)
                 .register(routes);
+        ReservationQueries reservations = new ReservationQueries(database);
+        new ReservationRoutes(access, ledger, reservations).register(routes);
+        Gauge.builder("pulseledger.reservations.held.tokens", reservations, ReservationQueries::heldTokens)
+                .description("Tokens held by live reservations, on every account and node")
+                .register(metrics);
         new UsageRoutes(access, ledgerHistory, clock).register(routes);
         new PlanAdminRoutes(plans, clock).register(routes);
         new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
+        new ReservationAdminRoutes(accounts, ledger, reservations).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
         new ServiceAdminRoutes(services, feed, clock).register(routes);
         new ServiceHistoryAdminRoutes(history, services).register(routes);

@@ -5,6 +5,7 @@ import dev.pulseledger.cli.IncidentsCommand;
 import dev.pulseledger.cli.KeysCommand;
 import dev.pulseledger.cli.MaintenancesCommand;
 import dev.pulseledger.cli.PlansCommand;
+import dev.pulseledger.cli.ReservationsCommand;
 import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.store.DatabaseUnavailableException;
@@ -32,6 +33,7 @@ public final class Main {
                 .addSubcommand(ServeCommand.commandLine())
                 .addSubcommand(new PlansCommand())
                 .addSubcommand(new AccountsCommand())
+                .addSubcommand(new ReservationsCommand())
                 .addSubcommand(new KeysCommand())
                 .addSubcommand(new ServicesCommand())
                 .addSubcommand(new IncidentsCommand())

@@ -39,6 +39,7 @@ final class AccountJson {
             long amount,
             long balanceAfter,
             @Nullable String spendingId,
+            @Nullable String reservationId,
             @Nullable String grantId,
             @Nullable String reason,
             String createdAt) {}
@@ -77,12 +78,16 @@ final class AccountJson {
         return new NewKeyBody(key(key), secret);
     }
 
+    /** A line's subject is a spending, or a reservation for holds, releases and what their returns expired. */
     static LedgerEntryBody ledgerEntry(LedgerEntry entry) {
+        boolean reservation =
+                entry.spendingId().filter(id -> id.startsWith("rsv_")).isPresent();
         return new LedgerEntryBody(
                 entry.kind(),
                 entry.amount(),
                 entry.balanceAfter(),
-                entry.spendingId().orElse(null),
+                reservation ? null : entry.spendingId().orElse(null),
+                reservation ? entry.spendingId().orElse(null) : null,
                 entry.grantId().orElse(null),
                 entry.reason().orElse(null),
                 Times.format(entry.createdAt()));

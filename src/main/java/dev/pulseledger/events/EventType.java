@@ -10,7 +10,8 @@ public enum EventType {
     INCIDENT_UPDATED("incident.updated"),
     BALANCE_LOW("balance.low"),
     ALLOWANCE_RENEWED("allowance.renewed"),
-    CREDITS_EXPIRED("credits.expired");
+    CREDITS_EXPIRED("credits.expired"),
+    RESERVATION_EXPIRED("reservation.expired");
 
     private final String wire;
 

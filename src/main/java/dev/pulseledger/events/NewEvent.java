@@ -1,5 +1,6 @@
 package dev.pulseledger.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pulseledger.http.Times;
 import java.time.Instant;
@@ -16,9 +17,16 @@ public record NewEvent(EventType type, NewEvent.Data data) {
     /** The data field that tells whether a service is listed to callers. */
     public static final String PUBLIC = "public";
 
+    private static final String RESERVATION_PREFIX = "rsv_";
+
     /** The {@code data} of an event's envelope, one record per kind of event. */
     public sealed interface Data
-            permits ServiceStatusChanged, IncidentChanged, BalanceLow, AllowanceRenewed, CreditsExpired {}
+            permits ServiceStatusChanged,
+                    IncidentChanged,
+                    BalanceLow,
+                    AllowanceRenewed,
+                    CreditsExpired,
+                    ReservationExpired {}
 
     public record ServiceStatusChanged(
             String serviceId,
@@ -52,7 +60,15 @@ public record NewEvent(EventType type, NewEvent.Data data) {
             long amount,
             List<GrantAmount> grants,
             @Nullable String spendingId,
-            long balance) implements Data {}
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            String reservationId,
+
+            long balance)
+            implements Data {}
+
+    public record ReservationExpired(
+            String accountId, String reservationId, long amount, String expiresAt, long balance) implements Data {}
 
     /** How many tokens of one grant expired. */
     public record GrantAmount(String grantId, long amount) {}
@@ -117,11 +133,11 @@ public record NewEvent(EventType type, NewEvent.Data data) {
     }
 
     /**
-     * Tokens of the account's grants expired: at their expiry, or at once when a revert returned them to
-     * a grant that had expired ({@code spendingId} names that spending).
+     * Tokens of the account's grants expired: at their expiry, or at once when a revert, a settle or a
+     * release returned them to a grant that had expired ({@code cause} names that spending or reservation).
      */
     public static NewEvent creditsExpired(
-            String accountId, long amount, Map<String, Long> byGrant, Optional<String> spendingId, long balance) {
+            String accountId, long amount, Map<String, Long> byGrant, Optional<String> cause, long balance) {
         if (amount <= 0) {
             throw new IllegalArgumentException("Nothing expired");
         }
@@ -133,7 +149,16 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                         byGrant.entrySet().stream()
                                 .map(e -> new GrantAmount(e.getKey(), e.getValue()))
                                 .toList(),
-                        spendingId.orElse(null),
+                        cause.filter(id -> !id.startsWith(RESERVATION_PREFIX)).orElse(null),
+                        cause.filter(id -> id.startsWith(RESERVATION_PREFIX)).orElse(null),
                         balance));
+    }
+
+    /** A reservation reached its expiry still held: everything it held went back (CONTRACT §8). */
+    public static NewEvent reservationExpired(
+            String accountId, String reservationId, long amount, Instant expiresAt, long balance) {
+        return new NewEvent(
+                EventType.RESERVATION_EXPIRED,
+                new ReservationExpired(accountId, reservationId, amount, Times.format(expiresAt), balance));
     }
 }

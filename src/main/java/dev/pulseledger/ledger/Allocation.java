@@ -1,6 +1,9 @@
 package dev.pulseledger.ledger;
 
-/** What one spending drew from one grant, and how much of it a revert has returned. */
+/**
+ * What one spending or reservation ({@code spendingId} names either) drew from one grant, and how much of
+ * it has gone back: returned by reverts, or for a reservation, moved on when it ended.
+ */
 public record Allocation(String spendingId, String grantId, long amount, long returned) {
     public Allocation {
         if (amount <= 0 || returned < 0 || returned > amount) {
@@ -12,7 +15,8 @@ public record Allocation(String spendingId, String grantId, long amount, long re
         return amount - returned;
     }
 
-    Allocation returnedAll() {
-        return new Allocation(spendingId, grantId, amount, amount);
+    /** {@code tokens} more of it are returned. */
+    Allocation returning(long tokens) {
+        return new Allocation(spendingId, grantId, amount, returned + tokens);
     }
 }

@@ -26,6 +26,8 @@ import java.util.Optional;
  * @param lines the ledger lines, in queue order
  * @param idempotencyRecords the first outcomes of the batch's new idempotency keys
  * @param events the events the batch raises
+ * @param newReservations reservations made by the batch, as they stand at its end
+ * @param endedReservations reservations of earlier batches that this batch ended
  */
 public record ChangeSet(
         Instant at,
@@ -40,7 +42,9 @@ public record ChangeSet(
         List<Spending> revertedSpendings,
         List<LedgerLine> lines,
         List<IdempotencyRecord> idempotencyRecords,
-        List<NewEvent> events) {
+        List<NewEvent> events,
+        List<Reservation> newReservations,
+        List<Reservation> endedReservations) {
 
     public ChangeSet {
         newAccounts = List.copyOf(newAccounts);
@@ -55,6 +59,8 @@ public record ChangeSet(
         lines = List.copyOf(lines);
         idempotencyRecords = List.copyOf(idempotencyRecords);
         events = List.copyOf(events);
+        newReservations = List.copyOf(newReservations);
+        endedReservations = List.copyOf(endedReservations);
     }
 
     /** An account's plan and period state after the batch; {@code planChanged} when it moved to {@code planId}. */

@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,7 +58,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     private static final String SELECT_SPEND_BALANCE =
             "SELECT balance_after FROM ledger_entries WHERE spending_id = ? AND kind = 'spend'";
     private static final String SELECT_IDEMPOTENCY =
-            "SELECT amount, outcome, spending_id, balance, created_at FROM idempotency_keys"
+            "SELECT amount, outcome, spending_id, balance, created_at, detail FROM idempotency_keys"
                     + " WHERE account_id = ? AND key = ?";
     private static final String SELECT_PLAN = "SELECT id, allowance, period, rollover FROM plans WHERE id = ?";
     private static final String INSERT_ACCOUNT =
@@ -65,13 +66,13 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                     + " VALUES (?, ?, ?, 0, ?, ?, ?, ?)";
     private static final String UPDATE_PERIOD = "UPDATE accounts SET plan_id = ?, period_anchor = ?,"
             + " period_start = ?, period_end = ?, period_granted = ?, due_at = ? WHERE id = ?";
-    private static final String MARK_REVERTED =
-            "UPDATE spendings SET status = 'reverted', reverted_at = ? WHERE id = ? AND status = 'active'";
+    private static final String MARK_REVERTED = "UPDATE spendings SET status = ?, reverted_amount = ?, reverted_at = ?"
+            + " WHERE id = ? AND reverted_amount < ?";
     private static final String RETURN_ALLOCATION =
             "UPDATE spending_grants SET returned = ? WHERE spending_id = ? AND grant_id = ?";
     private static final String INSERT_IDEMPOTENCY =
             "INSERT INTO idempotency_keys (account_id, key, amount, outcome, spending_id, balance,"
-                    + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+                    + " created_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
     private final Database database;
     private final Outbox outbox;
@@ -159,6 +160,25 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         Map<String, Long> landedSpendBalances = new HashMap<>();
         if (!query.spendingIds().isEmpty()) {
             readSpendings(connection, query, spendings, allocations);
+        }
+        Map<String, Reservation> reservations = new HashMap<>();
+        Map<String, Instant> holdsDueAfter = new HashMap<>();
+        List<String> dueAccounts = locked.values().stream()
+                .map(LockedAccount::account)
+                .filter(a -> !a.dueAt().isAfter(query.now()))
+                .map(AccountState::id)
+                .toList();
+        if (!query.reservationIds().isEmpty() || !dueAccounts.isEmpty()) {
+            ReservationRows.read(
+                    connection,
+                    query.reservationIds(),
+                    dueAccounts,
+                    query.now(),
+                    reservations,
+                    holdsDueAfter,
+                    allocations);
+        }
+        if (!allocations.isEmpty()) {
             readReturnedGrants(connection, locked, allocations);
         }
         if (query.landedSpends()) {
@@ -181,7 +201,9 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 allocations,
                 idempotencyRecords(connection, query),
                 landedSpendBalances,
-                plans(connection, query));
+                plans(connection, query),
+                reservations,
+                holdsDueAfter);
     }
 
     private static AccountState withGrants(LockedAccount locked) {
@@ -204,8 +226,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             Map<String, Spending> spendings,
             Map<String, List<Allocation>> allocations)
             throws SQLException {
-        try (PreparedStatement spending = connection.prepareStatement(SELECT_SPENDING);
-                PreparedStatement drawn = connection.prepareStatement(SELECT_ALLOCATIONS)) {
+        try (PreparedStatement spending = connection.prepareStatement(SELECT_SPENDING)) {
             for (String id : query.spendingIds()) {
                 spending.setString(1, id);
                 try (ResultSet rs = spending.executeQuery()) {
@@ -214,19 +235,26 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                     }
                     spendings.put(id, SpendingQueries.spending(rs));
                 }
-                drawn.setString(1, id);
-                List<Allocation> list = new ArrayList<>();
-                try (ResultSet rs = drawn.executeQuery()) {
-                    while (rs.next()) {
-                        list.add(new Allocation(
-                                rs.getString("spending_id"),
-                                rs.getString("grant_id"),
-                                rs.getLong("amount"),
-                                rs.getLong("returned")));
-                    }
-                }
-                allocations.put(id, list);
+                allocations.put(id, allocations(connection, id));
             }
+        }
+    }
+
+    /** What the spending or reservation {@code id} drew from each grant. */
+    static List<Allocation> allocations(Connection connection, String id) throws SQLException {
+        try (PreparedStatement drawn = connection.prepareStatement(SELECT_ALLOCATIONS)) {
+            drawn.setString(1, id);
+            List<Allocation> list = new ArrayList<>();
+            try (ResultSet rs = drawn.executeQuery()) {
+                while (rs.next()) {
+                    list.add(new Allocation(
+                            rs.getString("spending_id"),
+                            rs.getString("grant_id"),
+                            rs.getLong("amount"),
+                            rs.getLong("returned")));
+                }
+            }
+            return list;
         }
     }
 
@@ -278,7 +306,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                                         rs.getString("outcome"),
                                         Optional.ofNullable(rs.getString("spending_id")),
                                         rs.getLong("balance"),
-                                        Rows.instant(rs, "created_at")));
+                                        Rows.instant(rs, "created_at"),
+                                        rs.getLong("detail")));
                     }
                 }
             }
@@ -349,16 +378,24 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 accessChanges.append(connection, AccessChange.Kind.ACCOUNT, period.accountId());
             }
         }
-        if (!changes.revertedSpendings().isEmpty()) {
+        List<Spending> reverted = Stream.concat(
+                        changes.newSpendings().stream().filter(s -> s.revertedAmount() > 0),
+                        changes.revertedSpendings().stream())
+                .toList();
+        if (!reverted.isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
-                for (Spending spending : changes.revertedSpendings()) {
-                    ps.setLong(1, spending.revertedAt().orElseThrow().toEpochMilli());
-                    ps.setString(2, spending.id());
+                for (Spending spending : reverted) {
+                    ps.setString(1, status(spending));
+                    ps.setLong(2, spending.revertedAmount());
+                    ps.setLong(3, spending.revertedAt().orElseThrow().toEpochMilli());
+                    ps.setString(4, spending.id());
+                    ps.setLong(5, spending.revertedAmount());
                     ps.addBatch();
                 }
                 requireEachChangedOneRow(ps.executeBatch());
             }
         }
+        ReservationRows.write(connection, changes);
         if (!changes.returnedAllocations().isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(RETURN_ALLOCATION)) {
                 for (Allocation allocation : changes.returnedAllocations()) {
@@ -377,9 +414,10 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                     ps.setString(2, record.key());
                     ps.setLong(3, record.amount());
                     ps.setString(4, record.outcome());
-                    ps.setString(5, record.spendingId().orElse(null));
+                    ps.setString(5, record.subjectId().orElse(null));
                     ps.setLong(6, record.balance());
                     ps.setLong(7, record.createdAt().toEpochMilli());
+                    ps.setLong(8, record.detail());
                     ps.addBatch();
                 }
                 ps.executeBatch();

@@ -1,6 +1,7 @@
 package dev.pulseledger.ledger;
 
 import dev.pulseledger.accounts.Account;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -19,8 +20,47 @@ public sealed interface LedgerCommand {
         }
     }
 
-    /** Revert one spending of the account. */
-    record Revert(String accountId, String spendingId) implements LedgerCommand {}
+    /**
+     * Revert {@code amount} tokens of one spending of the account, or all that is left of it when no
+     * amount is given.
+     */
+    record Revert(String accountId, String spendingId, Optional<Long> amount, Optional<String> idempotencyKey)
+            implements LedgerCommand {
+        public Revert {
+            if (amount.isPresent() && amount.get() < 1) {
+                throw new IllegalArgumentException("A partial revert must be positive: " + amount.get());
+            }
+        }
+
+        /** The whole revert: everything that is left. */
+        public Revert(String accountId, String spendingId) {
+            this(accountId, spendingId, Optional.empty(), Optional.empty());
+        }
+    }
+
+    /**
+     * Hold {@code amount} tokens for {@code lifetime}, under the reservation id chosen before the first
+     * attempt so that a retry after an ambiguous commit can tell whether the first attempt landed.
+     */
+    record Reserve(
+            String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey, String reservationId)
+            implements LedgerCommand {
+        public Reserve {
+            if (amount < SpendRequest.MIN_AMOUNT || amount > SpendRequest.MAX_AMOUNT || !lifetime.isPositive()) {
+                throw new IllegalArgumentException("A reservation needs a positive amount and lifetime");
+            }
+        }
+    }
+
+    /**
+     * Settle a reservation for {@code amount} (all it holds when empty); {@code spendingId} names the
+     * spending the settle makes.
+     */
+    record Settle(String accountId, String reservationId, Optional<Long> amount, String spendingId)
+            implements LedgerCommand {}
+
+    /** Return everything a reservation holds. */
+    record Release(String accountId, String reservationId) implements LedgerCommand {}
 
     /**
      * An operator grants tokens, which expire at {@code expiresAt} if given; {@code reason} goes on the

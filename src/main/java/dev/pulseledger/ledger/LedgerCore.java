@@ -8,6 +8,7 @@ import dev.pulseledger.ledger.LedgerState.AccountState;
 import dev.pulseledger.ledger.LedgerState.IdempotencyScope;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -61,6 +62,9 @@ public final class LedgerCore {
                         case LedgerCommand.Open open -> batch.open(open);
                         case LedgerCommand.ChangePlan change -> batch.changePlan(change);
                         case LedgerCommand.Touch touch -> batch.touch(touch);
+                        case LedgerCommand.Reserve reserve -> batch.reserve(reserve);
+                        case LedgerCommand.Settle settle -> batch.settle(settle);
+                        case LedgerCommand.Release release -> batch.release(release);
                     });
         }
         return new Decision(outcomes, batch.changes());
@@ -78,6 +82,9 @@ public final class LedgerCore {
         Instant dueAt;
         boolean periodChanged;
         boolean planChanged;
+        /** No earlier than the expiry of any held reservation of the account that the store did not read. */
+        Instant unreadHoldsFrom;
+
         final List<String> grantIds = new ArrayList<>();
 
         Working(AccountState state) {
@@ -89,6 +96,7 @@ public final class LedgerCore {
             this.period = state.period();
             this.periodGranted = state.periodGranted();
             this.dueAt = state.dueAt();
+            this.unreadHoldsFrom = state.dueAt();
         }
 
         Working(String id, PlanTerms plan, Instant now) {
@@ -98,6 +106,7 @@ public final class LedgerCore {
             this.anchor = now;
             this.period = Optional.empty();
             this.dueAt = now;
+            this.unreadHoldsFrom = Instant.MAX;
             this.periodChanged = true;
         }
 
@@ -126,6 +135,9 @@ public final class LedgerCore {
         private final Map<IdempotencyScope, IdempotencyRecord> newIdempotencyRecords = new LinkedHashMap<>();
         private final List<LedgerLine> lines = new ArrayList<>();
         private final List<NewEvent> events = new ArrayList<>();
+        private final Map<String, Reservation> reservations;
+        private final Set<String> newReservationIds = new LinkedHashSet<>();
+        private final Set<String> endedReservationIds = new LinkedHashSet<>();
 
         Batch(LedgerState state, Instant now, Supplier<String> grantIds) {
             this.state = state;
@@ -133,6 +145,7 @@ public final class LedgerCore {
             this.grantIds = grantIds;
             for (AccountState account : state.accounts().values()) {
                 Working working = new Working(account);
+                working.unreadHoldsFrom = state.holdsDueAfter().getOrDefault(account.id(), account.dueAt());
                 accounts.put(account.id(), working);
                 for (Grant grant : account.grants()) {
                     grants.put(grant.id(), grant);
@@ -140,6 +153,7 @@ public final class LedgerCore {
                 }
             }
             state.allocations().forEach((spendingId, list) -> allocations.put(spendingId, new ArrayList<>(list)));
+            this.reservations = new HashMap<>(state.reservations());
         }
 
         ChangeSet changes() {
@@ -170,7 +184,12 @@ public final class LedgerCore {
                     List.copyOf(revertedEarlierSpendings.values()),
                     lines,
                     List.copyOf(newIdempotencyRecords.values()),
-                    events);
+                    events,
+                    newReservationIds.stream().map(reservations::get).toList(),
+                    endedReservationIds.stream()
+                            .filter(id -> !newReservationIds.contains(id))
+                            .map(reservations::get)
+                            .toList());
         }
 
         SpendResult spend(LedgerCommand.Spend command) {
@@ -179,14 +198,13 @@ public final class LedgerCore {
             Spending landed = state.spendings().get(command.spendingId());
             if (landedBalance != null && landed != null && landed.accountId().equals(request.accountId())) {
                 Spending first = new Spending(
-                        landed.id(), landed.accountId(), landed.amount(), false, landed.createdAt(), Optional.empty());
+                        landed.id(), landed.accountId(), landed.amount(), 0, landed.createdAt(), Optional.empty());
                 return new SpendResult.Spent(first, landedBalance, false);
             }
             Optional<IdempotencyScope> scope =
                     request.idempotencyKey().map(key -> new IdempotencyScope(request.accountId(), key));
             if (scope.isPresent()) {
-                IdempotencyRecord earlier = newIdempotencyRecords.getOrDefault(
-                        scope.get(), state.idempotencyRecords().get(scope.get()));
+                IdempotencyRecord earlier = idempotencyRecord(scope.get());
                 if (earlier != null) {
                     return earlier.replay(request);
                 }
@@ -199,7 +217,7 @@ public final class LedgerCore {
                 long after = addToBalance(account, -request.amount());
                 noteLowBalance(account, before, after, command.spendingId());
                 Spending spending = new Spending(
-                        command.spendingId(), request.accountId(), request.amount(), false, now, Optional.empty());
+                        command.spendingId(), request.accountId(), request.amount(), 0, now, Optional.empty());
                 newSpendings.put(spending.id(), spending);
                 line(account, LedgerKind.SPEND, -spending.amount(), Optional.of(spending.id()), Optional.empty());
                 result = new SpendResult.Spent(spending, after, false);
@@ -244,69 +262,259 @@ public final class LedgerCore {
             });
         }
 
+        private @Nullable IdempotencyRecord idempotencyRecord(IdempotencyScope scope) {
+            return newIdempotencyRecords.getOrDefault(
+                    scope, state.idempotencyRecords().get(scope));
+        }
+
         RevertResult revert(LedgerCommand.Revert command) {
             Spending spending = current(command.spendingId());
             if (spending == null || !spending.accountId().equals(command.accountId())) {
                 return new RevertResult.NotFound();
             }
-            Working account = upToDate(command.accountId());
-            if (spending.reverted()) {
-                return new RevertResult.Reverted(spending, account.balance);
+            Optional<IdempotencyScope> scope =
+                    command.idempotencyKey().map(key -> new IdempotencyScope(command.accountId(), key));
+            if (scope.isPresent()) {
+                IdempotencyRecord earlier = idempotencyRecord(scope.get());
+                if (earlier != null) {
+                    return earlier.replay(command, spending);
+                }
             }
-            Spending reverted = spending.revertedAt(now);
+            Working account = upToDate(command.accountId());
+            long tokens = command.amount().orElse(spending.unreverted());
+            if (tokens > spending.unreverted()) {
+                return new RevertResult.AmountExceedsUnreverted(spending.unreverted());
+            }
+            if (tokens == 0) {
+                return new RevertResult.Reverted(spending, account.balance, false);
+            }
+            Spending reverted = spending.reverting(tokens, now);
             if (newSpendings.containsKey(spending.id())) {
                 newSpendings.put(spending.id(), reverted);
             } else {
                 revertedEarlierSpendings.put(reverted.id(), reverted);
             }
-            addToBalance(account, spending.amount());
-            line(account, LedgerKind.REVERT, spending.amount(), Optional.of(spending.id()), Optional.empty());
-            Map<String, Long> expiredAgain = giveBack(account, spending);
-            long expired =
-                    expiredAgain.values().stream().mapToLong(Long::longValue).sum();
-            expiredAgain.forEach((grantId, tokens) -> {
-                addToBalance(account, -tokens);
-                line(account, LedgerKind.EXPIRE, -tokens, Optional.of(spending.id()), Optional.of(grantId));
-            });
-            if (expired > 0) {
-                events.add(NewEvent.creditsExpired(
-                        account.id, expired, expiredAgain, Optional.of(spending.id()), account.balance));
-            }
-            return new RevertResult.Reverted(reverted, account.balance);
+            addToBalance(account, tokens);
+            line(account, LedgerKind.REVERT, tokens, Optional.of(spending.id()), Optional.empty());
+            giveBack(account, spending.id(), tokens);
+            RevertResult.Reverted result = new RevertResult.Reverted(reverted, account.balance, false);
+            scope.ifPresent(s -> newIdempotencyRecords.put(s, IdempotencyRecord.of(command, result, now)));
+            return result;
         }
 
         /**
-         * Returns the spending's tokens to the grants it drew from; tokens whose grant has expired expire
-         * again at once. Returns what expired, by grant.
+         * Returns {@code tokens} that a spending or reservation drew to the grants they came from, those
+         * that expire last first; tokens whose grant has expired expire again at once, with a line each and
+         * one credits.expired event.
          */
-        private Map<String, Long> giveBack(Working account, Spending spending) {
-            List<Allocation> drawn = allocations.get(spending.id());
+        private void giveBack(Working account, String ownerId, long tokens) {
+            List<Allocation> drawn = allocations.get(ownerId);
             if (drawn == null || drawn.isEmpty()) {
-                throw new IllegalStateException("Spending " + spending.id() + " has no record of its grants");
+                throw new IllegalStateException(ownerId + " has no record of its grants");
             }
             Map<String, Long> expiredAgain = new LinkedHashMap<>();
             List<Allocation> returned = new ArrayList<>(drawn.size());
-            for (Allocation allocation : drawn) {
-                long tokens = allocation.unreturned();
-                returned.add(allocation.returnedAll());
-                Grant grant = grants.get(allocation.grantId());
-                if (grant == null) {
-                    throw new IllegalStateException("Grant " + allocation.grantId() + " was not read");
-                }
-                if (tokens == 0) {
-                    continue;
-                }
-                if (grant.expiredBy(now)) {
-                    putGrant(grant.expireReturned(tokens));
-                    expiredAgain.merge(grant.id(), tokens, Long::sum);
-                } else {
-                    putGrant(grant.withRemaining(grant.remaining() + tokens));
-                    grant.expiresAt().ifPresent(at -> dueNoLaterThan(account, at));
+            long left = tokens;
+            for (Allocation allocation : inSpendingOrder(drawn).reversed()) {
+                long back = Math.min(left, allocation.unreturned());
+                returned.add(allocation.returning(back));
+                returnToGrant(account, allocation.grantId(), back, expiredAgain);
+                left -= back;
+            }
+            if (left > 0) {
+                throw new IllegalStateException(ownerId + " holds less than " + tokens + " tokens");
+            }
+            allocations.put(ownerId, returned);
+            returningSpendings.add(ownerId);
+            expireReturned(account, ownerId, expiredAgain);
+        }
+
+        /** The allocations in the order their grants are spent in: the soonest to expire first. */
+        private List<Allocation> inSpendingOrder(List<Allocation> drawn) {
+            return drawn.stream()
+                    .sorted(Comparator.comparing(a -> grant(a.grantId()), Grant.SPENDING_ORDER))
+                    .toList();
+        }
+
+        private Grant grant(String grantId) {
+            Grant grant = grants.get(grantId);
+            if (grant == null) {
+                throw new IllegalStateException("Grant " + grantId + " was not read");
+            }
+            return grant;
+        }
+
+        /** Puts tokens back in their grant, or notes them in {@code expiredAgain} if it has expired. */
+        private void returnToGrant(Working account, String grantId, long tokens, Map<String, Long> expiredAgain) {
+            if (tokens == 0) {
+                return;
+            }
+            Grant grant = grant(grantId);
+            if (grant.expiredBy(now)) {
+                putGrant(grant.expireReturned(tokens));
+                expiredAgain.merge(grant.id(), tokens, Long::sum);
+            } else {
+                putGrant(grant.withRemaining(grant.remaining() + tokens));
+                grant.expiresAt().ifPresent(at -> dueNoLaterThan(account, at));
+            }
+        }
+
+        /** Returned tokens whose grant has expired leave the balance again: an expire line each. */
+        private void expireReturned(Working account, String ownerId, Map<String, Long> expiredAgain) {
+            expiredAgain.forEach((grantId, tokens) -> {
+                addToBalance(account, -tokens);
+                line(account, LedgerKind.EXPIRE, -tokens, Optional.of(ownerId), Optional.of(grantId));
+            });
+            long expired =
+                    expiredAgain.values().stream().mapToLong(Long::longValue).sum();
+            if (expired > 0) {
+                events.add(NewEvent.creditsExpired(
+                        account.id, expired, expiredAgain, Optional.of(ownerId), account.balance));
+            }
+        }
+
+        ReserveResult reserve(LedgerCommand.Reserve command) {
+            Reservation landed = reservations.get(command.reservationId());
+            if (landed != null && landed.accountId().equals(command.accountId())) {
+                return new ReserveResult.Reserved(landed, upToDate(command.accountId()).balance, false);
+            }
+            Optional<IdempotencyScope> scope =
+                    command.idempotencyKey().map(key -> new IdempotencyScope(command.accountId(), key));
+            if (scope.isPresent()) {
+                IdempotencyRecord earlier = idempotencyRecord(scope.get());
+                if (earlier != null) {
+                    return earlier.replay(command);
                 }
             }
-            allocations.put(spending.id(), returned);
-            returningSpendings.add(spending.id());
-            return expiredAgain;
+            Working account = upToDate(command.accountId());
+            ReserveResult result;
+            if (account.balance >= command.amount()) {
+                draw(account, command.reservationId(), command.amount());
+                addToBalance(account, -command.amount());
+                Reservation held = Reservation.held(
+                        command.reservationId(), account.id, command.amount(), now, now.plus(command.lifetime()));
+                reservations.put(held.id(), held);
+                newReservationIds.add(held.id());
+                line(account, LedgerKind.HOLD, -held.amount(), Optional.of(held.id()), Optional.empty());
+                dueNoLaterThan(account, held.expiresAt());
+                result = new ReserveResult.Reserved(held, account.balance, false);
+            } else {
+                result = new ReserveResult.InsufficientBalance(account.balance, command.amount(), false);
+            }
+            scope.ifPresent(s -> newIdempotencyRecords.put(s, IdempotencyRecord.of(command, result, now)));
+            return result;
+        }
+
+        /**
+         * Ends a held reservation with a spending of {@code amount} drawn from the grants the hold took,
+         * the soonest to expire first; the rest goes back to its grants.
+         */
+        SettleResult settle(LedgerCommand.Settle command) {
+            Reservation named = reservations.get(command.reservationId());
+            if (named == null || !named.accountId().equals(command.accountId())) {
+                return new SettleResult.NotFound();
+            }
+            Working account = upToDate(command.accountId());
+            Reservation reservation = endIfDue(account, command.reservationId());
+            long amount = command.amount().orElse(reservation.amount());
+            switch (reservation.status()) {
+                case SETTLED -> {
+                    return reservation.settledAmount().orElseThrow() == amount
+                            ? new SettleResult.Settled(reservation)
+                            : new SettleResult.AlreadySettled(reservation);
+                }
+                case RELEASED, EXPIRED -> {
+                    return new SettleResult.NotHeld(reservation);
+                }
+                case HELD -> {}
+            }
+            if (amount > reservation.amount()) {
+                return new SettleResult.AmountExceedsHeld(reservation.amount());
+            }
+            addToBalance(account, reservation.amount());
+            line(account, LedgerKind.RELEASE, reservation.amount(), Optional.of(reservation.id()), Optional.empty());
+            Map<String, Long> expiredAgain = new LinkedHashMap<>();
+            List<Allocation> spent = new ArrayList<>();
+            List<Allocation> ended = new ArrayList<>();
+            long left = amount;
+            for (Allocation allocation : inSpendingOrder(allocations.getOrDefault(reservation.id(), List.of()))) {
+                long take = Math.min(left, allocation.unreturned());
+                if (take > 0) {
+                    spent.add(new Allocation(command.spendingId(), allocation.grantId(), take, 0));
+                }
+                returnToGrant(account, allocation.grantId(), allocation.unreturned() - take, expiredAgain);
+                ended.add(allocation.returning(allocation.unreturned()));
+                left -= take;
+            }
+            if (left > 0) {
+                throw new IllegalStateException(reservation.id() + " holds less than " + amount + " tokens");
+            }
+            allocations.put(reservation.id(), ended);
+            returningSpendings.add(reservation.id());
+            Optional<String> spendingId = Optional.empty();
+            if (amount > 0) {
+                allocations.put(command.spendingId(), spent);
+                allocatingSpendings.add(command.spendingId());
+                addToBalance(account, -amount);
+                Spending spending = new Spending(command.spendingId(), account.id, amount, 0, now, Optional.empty());
+                newSpendings.put(spending.id(), spending);
+                line(account, LedgerKind.SPEND, -amount, Optional.of(spending.id()), Optional.empty());
+                spendingId = Optional.of(spending.id());
+            }
+            expireReturned(account, reservation.id(), expiredAgain);
+            Reservation settled = reservation.settled(amount, spendingId, now, account.balance);
+            end(settled);
+            return new SettleResult.Settled(settled);
+        }
+
+        ReleaseResult release(LedgerCommand.Release command) {
+            Reservation named = reservations.get(command.reservationId());
+            if (named == null || !named.accountId().equals(command.accountId())) {
+                return new ReleaseResult.NotFound();
+            }
+            Working account = upToDate(command.accountId());
+            Reservation reservation = endIfDue(account, command.reservationId());
+            return switch (reservation.status()) {
+                case HELD -> new ReleaseResult.Released(returnHold(account, reservation, ReservationStatus.RELEASED));
+                case RELEASED -> new ReleaseResult.Released(reservation);
+                case SETTLED, EXPIRED -> new ReleaseResult.NotHeld(reservation);
+            };
+        }
+
+        /** The reservation as it stands, expired first if its expiry has come while it was held. */
+        private Reservation endIfDue(Working account, String reservationId) {
+            Reservation reservation = Objects.requireNonNull(reservations.get(reservationId), reservationId);
+            return reservation.dueBy(now) ? returnHold(account, reservation, ReservationStatus.EXPIRED) : reservation;
+        }
+
+        /** Ends the reservation by returning everything it holds: released, or expired with an event. */
+        private Reservation returnHold(Working account, Reservation reservation, ReservationStatus end) {
+            addToBalance(account, reservation.amount());
+            line(account, LedgerKind.RELEASE, reservation.amount(), Optional.of(reservation.id()), Optional.empty());
+            giveBack(account, reservation.id(), reservation.amount());
+            Reservation ended = reservation.returned(end, now, account.balance);
+            end(ended);
+            if (end == ReservationStatus.EXPIRED) {
+                events.add(NewEvent.reservationExpired(
+                        account.id, ended.id(), ended.amount(), ended.expiresAt(), account.balance));
+            }
+            return ended;
+        }
+
+        private void end(Reservation ended) {
+            reservations.put(ended.id(), ended);
+            endedReservationIds.add(ended.id());
+        }
+
+        /** Expires the account's held reservations whose expiry has come, the earliest first. */
+        private void expireHolds(Working account) {
+            List<Reservation> due = reservations.values().stream()
+                    .filter(r -> r.accountId().equals(account.id) && r.dueBy(now))
+                    .sorted(Comparator.comparing(Reservation::expiresAt).thenComparing(Reservation::id))
+                    .toList();
+            for (Reservation reservation : due) {
+                returnHold(account, reservation, ReservationStatus.EXPIRED);
+            }
         }
 
         /** The spending as this batch left it, else as the store read it; null when neither knows it. */
@@ -419,6 +627,7 @@ public final class LedgerCore {
             if (account.dueAt.isAfter(now)) {
                 return;
             }
+            expireHolds(account);
             if (account.period.isEmpty() || !account.period.get().end().isAfter(now)) {
                 renew(account);
             }
@@ -545,9 +754,22 @@ public final class LedgerCore {
                     .toList();
         }
 
-        /** When the account next needs the core: its period's end or its soonest live grant's expiry. */
+        /**
+         * When the account next needs the core: its period's end, its soonest live grant's expiry, or its
+         * soonest held reservation's expiry.
+         */
         private Instant nextDue(Working account) {
             Instant due = account.period.map(Period::end).orElse(now);
+            if (account.unreadHoldsFrom.isBefore(due)) {
+                due = account.unreadHoldsFrom;
+            }
+            for (Reservation reservation : reservations.values()) {
+                if (reservation.accountId().equals(account.id)
+                        && reservation.status() == ReservationStatus.HELD
+                        && reservation.expiresAt().isBefore(due)) {
+                    due = reservation.expiresAt();
+                }
+            }
             for (Grant grant : liveGrants(account, null)) {
                 if (grant.expiresAt().isPresent() && grant.expiresAt().get().isBefore(due)) {
                     due = grant.expiresAt().get();

@@ -6,7 +6,9 @@ public enum LedgerKind {
     ALLOWANCE("allowance"),
     EXPIRE("expire"),
     SPEND("spend"),
-    REVERT("revert");
+    REVERT("revert"),
+    HOLD("hold"),
+    RELEASE("release");
 
     private final String wire;
 

@@ -18,6 +18,10 @@ import java.util.Optional;
  * @param landedSpendBalances on a retry, the balance right after each spend of the batch that had
  *     already committed, by spending id
  * @param plans the plans the batch opens accounts on or moves accounts to, by id, those that exist
+ * @param reservations the reservations the batch names, and the held ones of due accounts whose expiry
+ *     has come, by id; their draws from grants are in {@code allocations} under their ids
+ * @param holdsDueAfter for each due account, when the first of its held reservations that are not in
+ *     {@code reservations} expires ({@link Instant#MAX} when none); an account absent here was not due
  */
 public record LedgerState(
         Map<String, AccountState> accounts,
@@ -25,7 +29,9 @@ public record LedgerState(
         Map<String, List<Allocation>> allocations,
         Map<IdempotencyScope, IdempotencyRecord> idempotencyRecords,
         Map<String, Long> landedSpendBalances,
-        Map<String, PlanTerms> plans) {
+        Map<String, PlanTerms> plans,
+        Map<String, Reservation> reservations,
+        Map<String, Instant> holdsDueAfter) {
 
     public LedgerState {
         accounts = Map.copyOf(accounts);
@@ -34,6 +40,8 @@ public record LedgerState(
         idempotencyRecords = Map.copyOf(idempotencyRecords);
         landedSpendBalances = Map.copyOf(landedSpendBalances);
         plans = Map.copyOf(plans);
+        reservations = Map.copyOf(reservations);
+        holdsDueAfter = Map.copyOf(holdsDueAfter);
     }
 
     /**

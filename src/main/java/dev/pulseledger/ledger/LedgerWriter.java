@@ -40,6 +40,7 @@ public final class LedgerWriter implements AutoCloseable {
     private final Counter divertedCommands;
     private final MicroBatcher<QueuedCommand, LedgerOutcome> batcher;
     private final BusyAccountLanes lanes;
+    private final ReservationMetrics reservationMetrics;
 
     /**
      * @param busyAccounts how long a command waits for its account's lock when another transaction holds
@@ -61,6 +62,7 @@ public final class LedgerWriter implements AutoCloseable {
         this.batchTimes = Timer.builder("pulseledger.spend.batch")
                 .description("Time to decide and commit one batch of ledger commands")
                 .register(metrics);
+        this.reservationMetrics = new ReservationMetrics(metrics);
         this.divertedCommands = Counter.builder("pulseledger.spend.diverted")
                 .description("Ledger commands moved out of the writer's batch because another transaction held"
                         + " their account's lock")
@@ -79,28 +81,61 @@ public final class LedgerWriter implements AutoCloseable {
                 .register(metrics);
     }
 
-    /**
-     * Spends. A request under an idempotency key that is already in flight on this node is refused at
-     * once rather than queued behind its twin.
-     */
+    /** Spends, once per idempotency key. */
     public SpendResult spend(SpendRequest request) {
-        if (request.idempotencyKey().isEmpty()) {
-            return (SpendResult) submit(new LedgerCommand.Spend(request, Ids.spending()));
+        return (SpendResult) submitOnce(
+                new LedgerCommand.Spend(request, Ids.spending()),
+                request.idempotencyKey(),
+                new SpendResult.IdempotencyKeyInUse());
+    }
+
+    /** Reverts all that is left of the spending. */
+    public RevertResult revert(String accountId, String spendingId) {
+        return (RevertResult) submit(new LedgerCommand.Revert(accountId, spendingId));
+    }
+
+    /** Reverts {@code amount} tokens of the spending, once per idempotency key. */
+    public RevertResult revert(String accountId, String spendingId, long amount, Optional<String> idempotencyKey) {
+        return (RevertResult) submitOnce(
+                new LedgerCommand.Revert(accountId, spendingId, Optional.of(amount), idempotencyKey),
+                idempotencyKey,
+                new RevertResult.IdempotencyKeyInUse());
+    }
+
+    /** Holds {@code amount} tokens for {@code lifetime} (CONTRACT §8). */
+    public ReserveResult reserve(String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey) {
+        return (ReserveResult) submitOnce(
+                new LedgerCommand.Reserve(accountId, amount, lifetime, idempotencyKey, Ids.reservation()),
+                idempotencyKey,
+                new ReserveResult.IdempotencyKeyInUse());
+    }
+
+    /** Settles the reservation for {@code amount}, or for all it holds when empty. */
+    public SettleResult settle(String accountId, String reservationId, Optional<Long> amount) {
+        return (SettleResult) submit(new LedgerCommand.Settle(accountId, reservationId, amount, Ids.spending()));
+    }
+
+    public ReleaseResult release(String accountId, String reservationId) {
+        return (ReleaseResult) submit(new LedgerCommand.Release(accountId, reservationId));
+    }
+
+    /**
+     * Submits a command; one under an idempotency key that is already in flight on this node is refused
+     * at once ({@code inUse}) rather than queued behind its twin.
+     */
+    private LedgerOutcome submitOnce(LedgerCommand command, Optional<String> idempotencyKey, LedgerOutcome inUse) {
+        if (idempotencyKey.isEmpty()) {
+            return submit(command);
         }
-        IdempotencyScope scope = new IdempotencyScope(
-                request.accountId(), request.idempotencyKey().get());
+        IdempotencyScope scope = new IdempotencyScope(command.accountId(), idempotencyKey.get());
         if (!keysInFlight.add(scope)) {
-            return new SpendResult.IdempotencyKeyInUse();
+            return inUse;
         }
         try {
-            return (SpendResult) submit(new LedgerCommand.Spend(request, Ids.spending()));
+            return submit(command);
         } finally {
             keysInFlight.remove(scope);
         }
-    }
-
-    public RevertResult revert(String accountId, String spendingId) {
-        return (RevertResult) submit(new LedgerCommand.Revert(accountId, spendingId));
     }
 
     /** Creates the account; a positive opening balance is its first credit. */
@@ -235,11 +270,13 @@ public final class LedgerWriter implements AutoCloseable {
     private List<LedgerOutcome> round(List<Job<QueuedCommand, LedgerOutcome>> jobs, Duration lockWait, boolean retry) {
         List<LedgerCommand> commands =
                 jobs.stream().map(job -> job.item().command()).toList();
-        return store.round(
-                        StateQuery.of(commands, retry),
-                        lockWait,
-                        state -> LedgerCore.decide(state, commands, clock.instant(), Ids::grant))
-                .outcomes();
+        Instant now = clock.instant();
+        Decision decision = store.round(
+                StateQuery.of(commands, retry, now),
+                lockWait,
+                state -> LedgerCore.decide(state, commands, now, Ids::grant));
+        reservationMetrics.record(decision.changes());
+        return decision.outcomes();
     }
 
     private static void complete(List<Job<QueuedCommand, LedgerOutcome>> jobs, List<LedgerOutcome> outcomes) {

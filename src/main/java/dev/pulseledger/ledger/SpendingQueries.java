@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /** SQL that reads spendings back for their owner. */
 public final class SpendingQueries {
-    static final String COLUMNS = "seq, id, account_id, amount, status, created_at, reverted_at";
+    static final String COLUMNS = "seq, id, account_id, amount, status, reverted_amount, created_at, reverted_at";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM spendings WHERE id = ? AND account_id = ?";
     private static final String SELECT_PAGE =
             "SELECT " + COLUMNS + " FROM spendings WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
@@ -60,7 +60,7 @@ public final class SpendingQueries {
                 rs.getString("id"),
                 rs.getString("account_id"),
                 rs.getLong("amount"),
-                "reverted".equals(rs.getString("status")),
+                rs.getLong("reverted_amount"),
                 Rows.instant(rs, "created_at"),
                 Rows.optionalInstant(rs, "reverted_at"));
     }

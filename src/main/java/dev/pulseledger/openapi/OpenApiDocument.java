@@ -23,7 +23,17 @@ import java.util.Set;
 public final class OpenApiDocument {
     /** The fragments merged into the base document, in order. */
     private static final List<String> FRAGMENTS = List.of(
-            "health", "pulse", "tokens", "admin", "statuspage", "events", "status", "ratelimit", "console", "usage");
+            "health",
+            "pulse",
+            "tokens",
+            "reservations",
+            "admin",
+            "statuspage",
+            "events",
+            "status",
+            "ratelimit",
+            "console",
+            "usage");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");
     private static final String REQUEST_ID = "X-Request-Id";

@@ -18,6 +18,10 @@ public final class Ids {
         return "sp_" + ulid();
     }
 
+    public static String reservation() {
+        return "rsv_" + ulid();
+    }
+
     public static String grant() {
         return "gr_" + ulid();
     }

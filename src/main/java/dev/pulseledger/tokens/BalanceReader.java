@@ -25,7 +25,9 @@ import java.util.Optional;
  */
 public final class BalanceReader implements AutoCloseable {
     private static final String COLUMNS = "SELECT a.id, a.balance, a.period_start, a.period_end, a.period_granted,"
-            + " a.due_at, g.kind, g.remaining, g.expires_at"
+            + " a.due_at, g.kind, g.remaining, g.expires_at,"
+            + " (SELECT COALESCE(SUM(r.amount), 0) FROM reservations r WHERE r.account_id = a.id"
+            + " AND r.status = 'held') AS held"
             + " FROM accounts a LEFT JOIN grants g ON g.account_id = a.id AND g.remaining > 0";
     private static final String SELECT_ONE = COLUMNS + " WHERE a.id = ?";
     private static final String SELECT_MANY = COLUMNS + " WHERE a.id = ANY (?)";
@@ -90,6 +92,7 @@ public final class BalanceReader implements AutoCloseable {
                             rs.getLong("period_granted"),
                             0,
                             0,
+                            rs.getLong("held"),
                             Optional.empty(),
                             Rows.instant(rs, "due_at"));
                 }

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * An account's balance with its breakdown (CONTRACT §7): what its period's allowance granted and has
- * left, the tokens of its other grants, and its next expiry. {@code dueAt} says when the ledger next has
+ * left, the tokens of its other grants, the tokens its live reservations hold (not part of the balance),
+ * and its next expiry. {@code dueAt} says when the ledger next has
  * a renewal or an expiry to do: a view read at or after it is stale.
  */
 public record BalanceView(
@@ -15,6 +16,7 @@ public record BalanceView(
         long periodGranted,
         long allowanceRemaining,
         long credits,
+        long held,
         Optional<Expiry> nextExpiry,
         Instant dueAt) {
 
@@ -38,6 +40,7 @@ public record BalanceView(
                 periodGranted,
                 allowanceRemaining + (allowance ? remaining : 0),
                 credits + (allowance ? 0 : remaining),
+                held,
                 next,
                 dueAt);
     }

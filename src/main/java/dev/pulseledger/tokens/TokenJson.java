@@ -17,6 +17,7 @@ final class TokenJson {
     record SpendingBody(
             String spendingId,
             long amount,
+            long revertedAmount,
             String status,
             String createdAt,
             @Nullable String revertedAt) {}
@@ -24,6 +25,7 @@ final class TokenJson {
     record RevertedBody(
             String spendingId,
             long amount,
+            long revertedAmount,
             String status,
             String createdAt,
             @Nullable String revertedAt,
@@ -45,6 +47,9 @@ final class TokenJson {
     /** What a 402 adds to its problem: the balance now and what the spend needed. */
     record InsufficientBody(long balance, long required) {}
 
+    /** What is left of a spending to revert, with 422 revert_exceeds_spending. */
+    record UnrevertedBody(long unreverted) {}
+
     record SpendingPage(List<SpendingBody> data, @Nullable String nextCursor) {}
 
     static SpentBody spent(SpendResult.Spent spent) {
@@ -56,7 +61,8 @@ final class TokenJson {
         return new SpendingBody(
                 spending.id(),
                 spending.amount(),
-                status(spending),
+                spending.revertedAmount(),
+                spending.status(),
                 time(spending.createdAt()),
                 spending.revertedAt().map(TokenJson::time).orElse(null));
     }
@@ -66,13 +72,13 @@ final class TokenJson {
         return new RevertedBody(
                 spending.id(),
                 spending.amount(),
-                status(spending),
+                spending.revertedAmount(),
+                spending.status(),
                 time(spending.createdAt()),
                 spending.revertedAt().map(TokenJson::time).orElse(null),
                 reverted.balance());
     }
 
-    /** No reservations yet (CONTRACT §8): nothing is held. */
     static BalanceBody balance(BalanceView view) {
         AllowanceBody allowance =
                 view.period().isPresent() && (view.periodGranted() > 0 || view.allowanceRemaining() > 0)
@@ -86,14 +92,10 @@ final class TokenJson {
                 view.balance(),
                 allowance,
                 view.credits(),
-                0,
+                view.held(),
                 view.nextExpiry()
                         .map(e -> new ExpiryBody(e.amount(), time(e.at())))
                         .orElse(null));
-    }
-
-    private static String status(Spending spending) {
-        return spending.reverted() ? "reverted" : "active";
     }
 
     private static String time(Instant instant) {

@@ -7,6 +7,7 @@ import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
+import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
@@ -32,6 +33,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /** The caller's token API: spend, revert, balance, plan and spendings (CONTRACT §3). */
@@ -41,6 +43,7 @@ public final class TokenRoutes {
     private static final Pattern AMOUNT = Pattern.compile("[1-9][0-9]{0,9}");
     private static final Pattern IDEMPOTENCY_KEY_TEXT = Pattern.compile("[\\x20-\\x7E]{1,255}");
     private static final Pattern SPENDING_ID = Pattern.compile("sp_[0-9a-z]{26}");
+    private static final Set<String> REVERT_FIELDS = Set.of("amount");
 
     private final Access access;
     private final LedgerWriter ledger;
@@ -103,42 +106,56 @@ public final class TokenRoutes {
                         "/api/tokens/spendings/" + spent.spending().id());
                 Responses.json(res, 201, TokenJson.spent(spent));
             }
-            case SpendResult.InsufficientBalance insufficient -> {
-                ProblemException problem = new ProblemException(
-                        402,
-                        "insufficient_balance",
-                        "Payment Required",
-                        "The balance is " + insufficient.balance() + " tokens; this spend needs "
-                                + insufficient.required() + ".",
-                        new TokenJson.InsufficientBody(insufficient.balance(), insufficient.required()));
-                throw insufficient.replayed() ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
-            }
+            case SpendResult.InsufficientBalance insufficient ->
+                throw insufficientBalance(
+                        "spend", insufficient.balance(), insufficient.required(), insufficient.replayed());
             case SpendResult.IdempotencyKeyReused reused ->
                 throw ProblemException.unprocessable(
                         "idempotency_key_reused",
                         "This Idempotency-Key was first used to spend " + reused.firstAmount()
                                 + " tokens; use a new key for a different amount.");
-            case SpendResult.IdempotencyKeyInUse inUse ->
-                throw new ProblemException(
-                        409,
-                        "idempotency_key_in_use",
-                        "Conflict",
-                        "A request with this Idempotency-Key is still being handled; retry shortly.");
+            case SpendResult.IdempotencyKeyInUse inUse -> throw idempotencyKeyInUse();
         }
     }
 
+    /**
+     * Reverts all that is left of a spending, or with a body {@code {"amount"}} part of it (once per
+     * Idempotency-Key; a bodiless revert is safe to repeat without one).
+     */
     private void revert(ServerRequest req, ServerResponse res) {
         Caller caller = access.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
+        Optional<Long> amount = Requests.optionalJsonBody(req)
+                .map(body -> JsonBody.parse(body, REVERT_FIELDS).requiredLong("amount", 1, SpendRequest.MAX_AMOUNT));
+        Optional<String> idempotencyKey = idempotencyKey(req);
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
         }
-        switch (Queued.call(() -> ledger.revert(caller.accountId(), spendingId))) {
+        RevertResult result = Queued.call(() -> amount.isPresent()
+                ? ledger.revert(caller.accountId(), spendingId, amount.get(), idempotencyKey)
+                : ledger.revert(caller.accountId(), spendingId));
+        switch (result) {
             case RevertResult.Reverted reverted -> {
-                reverts.increment();
+                if (reverted.replayed()) {
+                    res.header(IDEMPOTENT_REPLAYED, "true");
+                } else {
+                    reverts.increment();
+                }
                 Responses.ok(res, TokenJson.reverted(reverted));
             }
             case RevertResult.NotFound notFound -> throw spendingNotFound();
+            case RevertResult.AmountExceedsUnreverted exceeds ->
+                throw new ProblemException(
+                        422,
+                        "revert_exceeds_spending",
+                        "Unprocessable Content",
+                        "Only " + exceeds.unreverted() + " tokens of this spending are left to revert.",
+                        new TokenJson.UnrevertedBody(exceeds.unreverted()));
+            case RevertResult.IdempotencyKeyReused reused ->
+                throw ProblemException.unprocessable(
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was first used for another request; use a new key.");
+            case RevertResult.IdempotencyKeyInUse inUse -> throw idempotencyKeyInUse();
         }
     }
 
@@ -216,7 +233,26 @@ public final class TokenRoutes {
         throw ProblemException.badRequest("invalid_amount", "The amount must be a whole number from 1 to 1000000000.");
     }
 
-    private static Optional<String> idempotencyKey(ServerRequest req) {
+    /** 402: the balance is below what a spend or reservation ({@code what}) needs; marked when replayed. */
+    static ProblemException insufficientBalance(String what, long balance, long required, boolean replayed) {
+        ProblemException problem = new ProblemException(
+                402,
+                "insufficient_balance",
+                "Payment Required",
+                "The balance is " + balance + " tokens; this " + what + " needs " + required + ".",
+                new TokenJson.InsufficientBody(balance, required));
+        return replayed ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
+    }
+
+    static ProblemException idempotencyKeyInUse() {
+        return new ProblemException(
+                409,
+                "idempotency_key_in_use",
+                "Conflict",
+                "A request with this Idempotency-Key is still being handled; retry shortly.");
+    }
+
+    static Optional<String> idempotencyKey(ServerRequest req) {
         if (req.headers().all(IDEMPOTENCY_KEY, List::of).size() > 1) {
             throw invalidIdempotencyKey();
         }

@@ -9,24 +9,29 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Checks the ledger invariants of CONTRACT §6 and §7 on a live database, each in one statement so that
- * concurrent traffic cannot produce a false alarm: balances are never negative and equal the sum of
- * their ledger lines, the credits, allowances and expiries minus the spendings that are not reverted,
- * and the tokens left in their grants; each grant's tokens add up (remaining + expired + held by
- * spendings = amount); each spending drew exactly its amount from grants and is refunded at most once;
- * each grant has exactly one ledger line that granted it.
+ * Checks the ledger invariants of CONTRACT §6, §7 and §8 on a live database, each in one statement so
+ * that concurrent traffic cannot produce a false alarm: balances are never negative and equal the sum of
+ * their ledger lines, the credits, allowances and expiries minus what spendings kept (their amount less
+ * what reverts refunded) minus what live reservations hold, and the tokens left in their grants; each
+ * grant's tokens add up (remaining + expired + held by spendings and reservations = amount); each
+ * spending drew exactly its amount from grants and is refunded at most its amount, once per revert line;
+ * each grant has exactly one ledger line that granted it; each reservation was held by one line, ended at
+ * most once (one release line, none while held), settled no more than it held, and drew and returned
+ * exactly its amount.
  */
 public final class LedgerVerifier {
     private static final String BALANCES = "SELECT a.id, a.balance,"
             + " COALESCE((SELECT SUM(l.amount) FROM ledger_entries l WHERE l.account_id = a.id), 0),"
             + " COALESCE((SELECT SUM(l.amount) FROM ledger_entries l"
             + "   WHERE l.account_id = a.id AND l.kind IN ('credit', 'allowance', 'expire')), 0),"
-            + " COALESCE((SELECT SUM(s.amount) FROM spendings s"
-            + "   WHERE s.account_id = a.id AND s.status = 'active'), 0),"
+            + " COALESCE((SELECT SUM(s.amount - s.reverted_amount) FROM spendings s WHERE s.account_id = a.id), 0),"
+            + " COALESCE((SELECT SUM(r.amount) FROM reservations r WHERE r.account_id = a.id"
+            + "   AND r.status = 'held'), 0),"
             + " COALESCE((SELECT SUM(g.remaining) FROM grants g WHERE g.account_id = a.id AND g.remaining > 0), 0)"
             + " FROM accounts a ORDER BY a.id";
-    private static final String REFUNDS = "SELECT s.id, s.account_id, s.status, s.amount,"
-            + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = s.id AND l.kind = 'revert'),"
+    private static final String REFUNDS = "SELECT s.id, s.account_id, s.status, s.amount, s.reverted_amount,"
+            + " (SELECT COALESCE(SUM(l.amount), 0) FROM ledger_entries l WHERE l.spending_id = s.id"
+            + "   AND l.kind = 'revert'),"
             + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = s.id AND l.kind = 'spend'),"
             + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0), COALESCE(d.grants, 0)"
             + " FROM spendings s LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned,"
@@ -36,6 +41,17 @@ public final class LedgerVerifier {
             + "   AND l.grant_id = g.id AND l.kind IN ('credit', 'allowance'))"
             + " FROM grants g LEFT JOIN (SELECT grant_id, SUM(amount - returned) AS held FROM spending_grants"
             + "   GROUP BY grant_id) h ON h.grant_id = g.id";
+    private static final String RESERVATIONS = "SELECT r.id, r.account_id, r.status, r.amount,"
+            + " COALESCE(r.settled_amount, 0), (SELECT s.amount FROM spendings s WHERE s.id = r.spending_id),"
+            + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = r.id AND l.kind = 'hold'),"
+            + " (SELECT COALESCE(SUM(l.amount), 0) FROM ledger_entries l WHERE l.spending_id = r.id"
+            + "   AND l.kind = 'hold'),"
+            + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = r.id AND l.kind = 'release'),"
+            + " (SELECT COALESCE(SUM(l.amount), 0) FROM ledger_entries l WHERE l.spending_id = r.id"
+            + "   AND l.kind = 'release'),"
+            + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0)"
+            + " FROM reservations r LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned"
+            + "   FROM spending_grants GROUP BY spending_id) d ON d.spending_id = r.id";
 
     /** One broken invariant on one account. */
     public record Mismatch(String accountId, String problem) {}
@@ -58,6 +74,7 @@ public final class LedgerVerifier {
             run(connection, BALANCES, LedgerVerifier::checkBalance, mismatches);
             run(connection, REFUNDS, LedgerVerifier::checkSpending, mismatches);
             run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);
+            run(connection, RESERVATIONS, LedgerVerifier::checkReservation, mismatches);
         });
         return mismatches;
     }
@@ -77,19 +94,20 @@ public final class LedgerVerifier {
         long balance = rs.getLong(2);
         long ledgerSum = rs.getLong(3);
         long granted = rs.getLong(4);
-        long activeSpent = rs.getLong(5);
-        long inGrants = rs.getLong(6);
+        long kept = rs.getLong(5);
+        long held = rs.getLong(6);
+        long inGrants = rs.getLong(7);
         if (balance < 0) {
             mismatches.add(new Mismatch(account, "balance " + balance + " is negative"));
         }
         if (balance != ledgerSum) {
             mismatches.add(new Mismatch(account, "balance " + balance + " != sum of ledger entries " + ledgerSum));
         }
-        if (balance != granted - activeSpent) {
+        if (balance != granted - kept - held) {
             mismatches.add(new Mismatch(
                     account,
-                    "balance " + balance + " != credits, allowances and expiries " + granted
-                            + " - unreverted spendings " + activeSpent));
+                    "balance " + balance + " != credits, allowances and expiries " + granted + " - unreverted spending "
+                            + kept + " - held by live reservations " + held));
         }
         if (balance != inGrants) {
             mismatches.add(new Mismatch(account, "balance " + balance + " != tokens left in its grants " + inGrants));
@@ -101,29 +119,35 @@ public final class LedgerVerifier {
         String account = rs.getString(2);
         boolean reverted = "reverted".equals(rs.getString(3));
         long amount = rs.getLong(4);
-        long refunds = rs.getLong(5);
-        long spends = rs.getLong(6);
-        long drawn = rs.getLong(7);
-        long returned = rs.getLong(8);
-        long grants = rs.getLong(9);
+        long revertedAmount = rs.getLong(5);
+        long refunded = rs.getLong(6);
+        long spends = rs.getLong(7);
+        long drawn = rs.getLong(8);
+        long returned = rs.getLong(9);
+        long grants = rs.getLong(10);
         if (spends != 1) {
             mismatches.add(new Mismatch(account, "spending " + spending + " has " + spends + " spend entries"));
         }
-        if (refunds != (reverted ? 1 : 0)) {
+        if (revertedAmount < 0 || revertedAmount > amount || reverted != (revertedAmount == amount)) {
             mismatches.add(new Mismatch(
                     account,
-                    "spending " + spending + " is " + (reverted ? "reverted" : "active") + " with " + refunds
-                            + " refunds"));
+                    "spending " + spending + " of " + amount + " is " + rs.getString(3) + " with " + revertedAmount
+                            + " reverted"));
+        }
+        if (refunded != revertedAmount) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "spending " + spending + " has " + revertedAmount + " reverted but revert lines of " + refunded));
         }
         // A spending reverted before grants existed has no record of them; every other one drew its amount.
         if ((grants > 0 || !reverted) && drawn != amount) {
             mismatches.add(new Mismatch(
                     account, "spending " + spending + " of " + amount + " drew " + drawn + " from grants"));
         }
-        if (grants > 0 && returned != (reverted ? amount : 0)) {
+        if (grants > 0 && returned != revertedAmount) {
             mismatches.add(new Mismatch(
                     account,
-                    "spending " + spending + " is " + (reverted ? "reverted" : "active") + " and returned " + returned
+                    "spending " + spending + " has " + revertedAmount + " reverted and returned " + returned
                             + " to its grants"));
         }
     }
@@ -145,6 +169,46 @@ public final class LedgerVerifier {
         // Grants made by the upgrade to §7 from an existing balance have no line of their own.
         if (grantedBy > 1) {
             mismatches.add(new Mismatch(account, "grant " + grant + " was granted by " + grantedBy + " ledger lines"));
+        }
+    }
+
+    private static void checkReservation(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+        String reservation = rs.getString(1);
+        String account = rs.getString(2);
+        boolean held = "held".equals(rs.getString(3));
+        long amount = rs.getLong(4);
+        long settled = rs.getLong(5);
+        long spent = rs.getLong(6);
+        boolean hasSpending = !rs.wasNull();
+        long holds = rs.getLong(7);
+        long heldByLines = rs.getLong(8);
+        long releases = rs.getLong(9);
+        long released = rs.getLong(10);
+        long drawn = rs.getLong(11);
+        long returned = rs.getLong(12);
+        if (holds != 1 || heldByLines != -amount) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "reservation " + reservation + " of " + amount + " has " + holds + " hold lines of "
+                            + heldByLines));
+        }
+        if (releases != (held ? 0 : 1) || released != (held ? 0 : amount)) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "reservation " + reservation + " is " + rs.getString(3) + " with " + releases + " release lines of "
+                            + released));
+        }
+        if (settled < 0 || settled > amount || (settled > 0) != hasSpending || (hasSpending && spent != settled)) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "reservation " + reservation + " of " + amount + " settled " + settled + " as a spending of "
+                            + (hasSpending ? spent : "none")));
+        }
+        if (drawn != amount || returned != (held ? 0 : amount)) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "reservation " + reservation + " is " + rs.getString(3) + " and drew " + drawn + ", returned "
+                            + returned + " of its " + amount));
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pulseledger.Main;
 import dev.pulseledger.http.Json;
+import dev.pulseledger.support.Api;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.io.IOException;
@@ -131,6 +132,29 @@ class OperatorCliTest {
         Run ledger = ok("accounts", "ledger", accountId);
         assertThat(ledger.out()).contains("BALANCE AFTER").contains("top-up").contains("opening balance");
         assertThat(ok("accounts", "list", "--limit", "100").out()).contains(accountId);
+    }
+
+    @Test
+    void anAccountsReservationsAreListedByStatus() {
+        String accountId = newAccount("Holder", 500);
+        String key = ok("keys", "create", accountId, "--json").json().get("key").asText();
+        Api caller = node.caller(key);
+        String held = caller.post("/api/tokens/reservations", java.util.Map.of("amount", 40))
+                .json()
+                .get("reservationId")
+                .asText();
+        String released = caller.post("/api/tokens/reservations", java.util.Map.of("amount", 60))
+                .json()
+                .get("reservationId")
+                .asText();
+        caller.post("/api/tokens/reservations/" + released + "/release");
+
+        Run all = ok("reservations", "list", accountId);
+        assertThat(all.out()).contains("EXPIRES").contains(held).contains(released);
+        Run onlyHeld = ok("reservations", "list", accountId, "--status", "held", "--limit", "10");
+        assertThat(onlyHeld.out()).contains(held).doesNotContain(released);
+        assertThat(cli("reservations", "list", accountId, "--status", "open").exitCode())
+                .isNotZero();
     }
 
     @Test

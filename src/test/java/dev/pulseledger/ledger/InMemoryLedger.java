@@ -24,6 +24,7 @@ final class InMemoryLedger {
     private final Map<String, Grant> grants = new LinkedHashMap<>();
     private final Map<String, List<Allocation>> allocations = new HashMap<>();
     private final Map<String, Spending> spendings = new HashMap<>();
+    private final Map<String, Reservation> reservations = new HashMap<>();
     private final Map<IdempotencyScope, IdempotencyRecord> idempotencyRecords = new HashMap<>();
     private final List<LedgerLine> lines = new ArrayList<>();
     private final List<dev.pulseledger.events.NewEvent> events = new ArrayList<>();
@@ -44,7 +45,10 @@ final class InMemoryLedger {
     /** Decides the commands as one batch at {@code now} and applies the result. */
     List<LedgerOutcome> apply(Instant now, List<LedgerCommand> commands) {
         Decision decision = LedgerCore.decide(
-                state(StateQuery.of(commands, false)), commands, now, () -> String.format("gr_%08d", ++grantSequence));
+                state(StateQuery.of(commands, false, now)),
+                commands,
+                now,
+                () -> String.format("gr_%08d", ++grantSequence));
         ChangeSet changes = decision.changes();
         for (Account account : changes.newAccounts()) {
             accounts.put(
@@ -94,6 +98,12 @@ final class InMemoryLedger {
         }
         changes.newSpendings().forEach(s -> spendings.put(s.id(), s));
         changes.revertedSpendings().forEach(s -> spendings.put(s.id(), s));
+        changes.newReservations().forEach(r -> reservations.put(r.id(), r));
+        changes.endedReservations().forEach(r -> {
+            if (reservations.put(r.id(), r) == null) {
+                throw new AssertionError("An ended reservation that was never written: " + r.id());
+            }
+        });
         changes.idempotencyRecords()
                 .forEach(r -> idempotencyRecords.put(new IdempotencyScope(r.accountId(), r.key()), r));
         lines.addAll(changes.lines());
@@ -115,6 +125,30 @@ final class InMemoryLedger {
                 named.put(id, List.copyOf(allocations.getOrDefault(id, List.of())));
             }
         }
+        Map<String, Reservation> namedReservations = new HashMap<>();
+        Map<String, Instant> holdsDueAfter = new HashMap<>();
+        query.reservationIds().stream()
+                .filter(reservations::containsKey)
+                .forEach(id -> namedReservations.put(id, reservations.get(id)));
+        for (String id : query.accountIds()) {
+            AccountState a = accounts.get(id);
+            if (a == null || a.dueAt().isAfter(query.now())) {
+                continue;
+            }
+            Instant next = Instant.MAX;
+            for (Reservation r : reservations.values()) {
+                if (!r.accountId().equals(id) || r.status() != ReservationStatus.HELD) {
+                    continue;
+                }
+                if (r.expiresAt().isAfter(query.now())) {
+                    next = r.expiresAt().isBefore(next) ? r.expiresAt() : next;
+                } else {
+                    namedReservations.put(r.id(), r);
+                }
+            }
+            holdsDueAfter.put(id, next);
+        }
+        namedReservations.keySet().forEach(id -> named.put(id, List.copyOf(allocations.getOrDefault(id, List.of()))));
         Set<String> returnTargets = new java.util.HashSet<>();
         named.values().forEach(list -> list.forEach(a -> returnTargets.add(a.grantId())));
         Map<String, AccountState> locked = new HashMap<>();
@@ -143,7 +177,8 @@ final class InMemoryLedger {
         query.idempotencyScopes().stream()
                 .filter(idempotencyRecords::containsKey)
                 .forEach(scope -> records.put(scope, idempotencyRecords.get(scope)));
-        return new LedgerState(locked, namedSpendings, named, records, Map.of(), planTerms(query));
+        return new LedgerState(
+                locked, namedSpendings, named, records, Map.of(), planTerms(query), namedReservations, holdsDueAfter);
     }
 
     private Map<String, PlanTerms> planTerms(StateQuery query) {
@@ -189,6 +224,12 @@ final class InMemoryLedger {
 
     List<Allocation> allocations(String spendingId) {
         return allocations.getOrDefault(spendingId, List.of());
+    }
+
+    List<Reservation> reservations(String accountId) {
+        return reservations.values().stream()
+                .filter(r -> r.accountId().equals(accountId))
+                .toList();
     }
 
     List<Spending> spendings(String accountId) {

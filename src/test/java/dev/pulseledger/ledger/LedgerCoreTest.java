@@ -78,8 +78,9 @@ class LedgerCoreTest {
     }
 
     /**
-     * Random batches of spends, reverts, credits (some expiring), plan changes and touches over two
-     * accounts and months of time never break CONTRACT §6 or the grant invariants of §7.
+     * Random batches of spends, whole and partial reverts, credits (some expiring), plan changes, touches,
+     * reservations and their settles and releases over two accounts and months of time never break
+     * CONTRACT §6, the grant invariants of §7 or the reservation invariants of §8.
      */
     @Test
     void randomBatchesKeepEveryInvariant() {
@@ -93,16 +94,45 @@ class LedgerCoreTest {
                     now,
                     List.of(open("acct_a", "monthly", rnd.nextInt(200)), open("acct_b", "daily", rnd.nextInt(200))));
             List<String> spent = new ArrayList<>();
+            List<String> reserved = new ArrayList<>();
             for (int batch = 0; batch < 40; batch++) {
                 now = now.plus(Duration.ofHours(rnd.nextInt(60)));
                 List<LedgerCommand> commands = new ArrayList<>();
                 for (int i = rnd.nextInt(6); i >= 0; i--) {
-                    commands.add(randomCommand(rnd, now, spent, "sp_" + seed + "_" + batch + "_" + i));
+                    String suffix = seed + "_" + batch + "_" + i;
+                    commands.add(
+                            rnd.nextInt(3) == 0
+                                    ? randomReservationCommand(rnd, spent, reserved, suffix)
+                                    : randomCommand(rnd, now, spent, "sp_" + suffix));
                 }
                 random.apply(now, commands);
                 assertInvariants(random);
             }
         }
+    }
+
+    private static LedgerCommand randomReservationCommand(
+            Random rnd, List<String> spent, List<String> reserved, String suffix) {
+        String account = rnd.nextBoolean() ? "acct_a" : "acct_b";
+        int pick = rnd.nextInt(10);
+        if (pick < 4 || reserved.isEmpty()) {
+            reserved.add("rsv_" + suffix);
+            Optional<String> key = rnd.nextInt(4) == 0 ? Optional.of("r" + rnd.nextInt(3)) : Optional.empty();
+            Duration lifetime = Duration.ofHours(1 + rnd.nextInt(90));
+            return new LedgerCommand.Reserve(account, 1 + rnd.nextInt(80), lifetime, key, "rsv_" + suffix);
+        }
+        String reservation = reserved.get(rnd.nextInt(reserved.size()));
+        if (pick < 7) {
+            spent.add("sp_settle_" + suffix);
+            Optional<Long> amount = rnd.nextBoolean() ? Optional.of((long) rnd.nextInt(90)) : Optional.empty();
+            return new LedgerCommand.Settle(account, reservation, amount, "sp_settle_" + suffix);
+        }
+        if (pick < 8 && !spent.isEmpty()) {
+            Optional<String> key = rnd.nextBoolean() ? Optional.of("p" + rnd.nextInt(3)) : Optional.empty();
+            return new LedgerCommand.Revert(
+                    account, spent.get(rnd.nextInt(spent.size())), Optional.of(1L + rnd.nextInt(30)), key);
+        }
+        return new LedgerCommand.Release(account, reservation);
     }
 
     private static LedgerCommand randomCommand(Random rnd, Instant now, List<String> spent, String newSpendingId) {
@@ -128,7 +158,7 @@ class LedgerCoreTest {
         return new LedgerCommand.Touch(account);
     }
 
-    /** §6.1, §6.2 and §6.4 on every account, and §7's grant invariants on every grant. */
+    /** §6.1, §6.2 and §6.4 on every account, §7's grant invariants on every grant, and §8's on reservations. */
     static void assertInvariants(InMemoryLedger ledger) {
         for (String account : ledger.accountIds()) {
             long sum = 0;
@@ -139,8 +169,10 @@ class LedgerCoreTest {
             assertThat(ledger.balance(account)).isNotNegative().isEqualTo(sum);
             long inGrants = 0;
             for (Grant grant : ledger.grants(account)) {
-                long held = ledger.spendings(account).stream()
-                        .flatMap(s -> ledger.allocations(s.id()).stream())
+                long held = java.util.stream.Stream.concat(
+                                ledger.spendings(account).stream().map(Spending::id),
+                                ledger.reservations(account).stream().map(Reservation::id))
+                        .flatMap(id -> ledger.allocations(id).stream())
                         .filter(a -> a.grantId().equals(grant.id()))
                         .mapToLong(Allocation::unreturned)
                         .sum();
@@ -151,16 +183,44 @@ class LedgerCoreTest {
             }
             assertThat(inGrants).as("tokens in grants of " + account).isEqualTo(ledger.balance(account));
             for (Spending spending : ledger.spendings(account)) {
-                long refunds = ledger.lines(account).stream()
+                long refunded = ledger.lines(account).stream()
                         .filter(l ->
                                 l.kind() == LedgerKind.REVERT && l.spendingId().equals(Optional.of(spending.id())))
-                        .count();
-                assertThat(refunds).as("refunds of " + spending.id()).isEqualTo(spending.reverted() ? 1 : 0);
+                        .mapToLong(LedgerLine::amount)
+                        .sum();
+                assertThat(refunded).as("refunds of " + spending.id()).isEqualTo(spending.revertedAmount());
                 long drawn = ledger.allocations(spending.id()).stream()
                         .mapToLong(Allocation::amount)
                         .sum();
                 assertThat(drawn).as("what " + spending.id() + " drew").isEqualTo(spending.amount());
             }
+            for (Reservation reservation : ledger.reservations(account)) {
+                assertReservation(ledger, reservation);
+            }
+        }
+    }
+
+    /** Held by one line, ended by at most one, settled no more than held, and found by the sweep in time. */
+    private static void assertReservation(InMemoryLedger ledger, Reservation reservation) {
+        List<LedgerLine> lines = ledger.lines(reservation.accountId()).stream()
+                .filter(l -> l.spendingId().equals(Optional.of(reservation.id())))
+                .toList();
+        boolean held = reservation.status() == ReservationStatus.HELD;
+        assertThat(lines.stream().filter(l -> l.kind() == LedgerKind.HOLD).mapToLong(LedgerLine::amount))
+                .as("hold lines of " + reservation.id())
+                .containsExactly(-reservation.amount());
+        assertThat(lines.stream().filter(l -> l.kind() == LedgerKind.RELEASE).mapToLong(LedgerLine::amount))
+                .as("release lines of " + reservation.id())
+                .containsExactlyElementsOf(held ? List.of() : List.of(reservation.amount()));
+        assertThat(reservation.settledAmount().orElse(0L)).isBetween(0L, reservation.amount());
+        long unreturned = ledger.allocations(reservation.id()).stream()
+                .mapToLong(Allocation::unreturned)
+                .sum();
+        assertThat(unreturned).as("tokens " + reservation.id() + " holds").isEqualTo(held ? reservation.amount() : 0);
+        if (held) {
+            assertThat(ledger.account(reservation.accountId()).dueAt())
+                    .as("the account is due by the expiry of " + reservation.id())
+                    .isBeforeOrEqualTo(reservation.expiresAt());
         }
     }
 

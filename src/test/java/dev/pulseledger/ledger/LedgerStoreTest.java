@@ -94,7 +94,7 @@ class LedgerStoreTest {
 
             LedgerStore ledger = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
             List<LedgerOutcome> retried = ledger.round(
-                            StateQuery.of(List.of(spend), true),
+                            StateQuery.of(List.of(spend), true, NOW.plusSeconds(1)),
                             Duration.ZERO,
                             state -> LedgerCore.decide(state, List.of(spend), NOW.plusSeconds(1), Ids::grant))
                     .outcomes();
@@ -145,7 +145,7 @@ class LedgerStoreTest {
 
             long start = System.nanoTime();
             assertThatThrownBy(() -> store.round(
-                            StateQuery.of(commands, true),
+                            StateQuery.of(commands, true, NOW),
                             Duration.ofMillis(300),
                             state -> LedgerCore.decide(state, commands, NOW, Ids::grant)))
                     .isInstanceOfSatisfying(
@@ -157,7 +157,7 @@ class LedgerStoreTest {
             outside.rollback();
 
             assertThat(store.round(
-                                    StateQuery.of(commands, true),
+                                    StateQuery.of(commands, true, NOW),
                                     Duration.ofMillis(300),
                                     state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
                             .outcomes())
@@ -182,7 +182,7 @@ class LedgerStoreTest {
     private static List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
         return LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database))
                 .round(
-                        StateQuery.of(commands, false),
+                        StateQuery.of(commands, false, NOW),
                         Duration.ZERO,
                         state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
                 .outcomes();

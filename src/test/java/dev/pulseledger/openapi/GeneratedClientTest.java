@@ -8,7 +8,13 @@ import dev.pulseledger.client.ApiClient;
 import dev.pulseledger.client.ApiException;
 import dev.pulseledger.client.api.EventsApi;
 import dev.pulseledger.client.api.PulseApi;
+import dev.pulseledger.client.api.ReservationsApi;
 import dev.pulseledger.client.api.TokensApi;
+import dev.pulseledger.client.model.PartialRevert;
+import dev.pulseledger.client.model.Reservation;
+import dev.pulseledger.client.model.ReservationChange;
+import dev.pulseledger.client.model.ReservationCreate;
+import dev.pulseledger.client.model.ReservationSettle;
 import dev.pulseledger.client.model.Reverted;
 import dev.pulseledger.client.model.Spending;
 import dev.pulseledger.client.model.Spent;
@@ -42,7 +48,12 @@ class GeneratedClientTest {
             "spendTokens",
             "listSpendings",
             "getSpending",
-            "revertSpending");
+            "revertSpending",
+            "createReservation",
+            "getReservation",
+            "listReservations",
+            "settleReservation",
+            "releaseReservation");
 
     @Test
     void everyCallerOperationWorksThroughTheGeneratedClient() throws Exception {
@@ -73,11 +84,40 @@ class GeneratedClientTest {
                     .containsExactly(spent.getSpendingId());
             assertThat(tokens.getSpending(spent.getSpendingId(), null).getAmount())
                     .isEqualTo(100);
-            Reverted reverted = tokens.revertSpending(spent.getSpendingId(), null);
+            Reverted part =
+                    tokens.revertSpending(spent.getSpendingId(), "part-1", null, new PartialRevert().amount(40));
+            assertThat(part.getStatus()).isEqualTo(Reverted.StatusEnum.PARTIALLY_REVERTED);
+            assertThat(part.getBalance()).isEqualTo(940);
+            Reverted reverted = tokens.revertSpending(spent.getSpendingId(), null, null, null);
             assertThat(reverted.getStatus()).isEqualTo(Reverted.StatusEnum.REVERTED);
             assertThat(tokens.getBalance(null, null).getBalance().getBalance()).isEqualTo(1000);
             assertThat(tokens.getUsage(null, null, null, null).getTotal().getSpent())
                     .isEqualTo(100);
+
+            ReservationsApi reservations = new ReservationsApi(client);
+            ReservationChange held = reservations.createReservation(
+                    new ReservationCreate().amount(400).expiresInSeconds(60), "hold-1", null);
+            assertThat(held.getStatus()).isEqualTo(ReservationChange.StatusEnum.HELD);
+            assertThat(held.getBalance()).isEqualTo(600);
+            assertThat(reservations
+                            .getReservation(held.getReservationId(), null)
+                            .getAmount())
+                    .isEqualTo(400);
+            assertThat(reservations.listReservations("held", 10, null, null).getData())
+                    .extracting(Reservation::getReservationId)
+                    .containsExactly(held.getReservationId());
+            ReservationChange settled =
+                    reservations.settleReservation(held.getReservationId(), null, new ReservationSettle().amount(150));
+            assertThat(settled.getSettledAmount()).isEqualTo(150);
+            assertThat(settled.getBalance()).isEqualTo(850);
+            ReservationChange other = reservations.createReservation(new ReservationCreate().amount(50), null, null);
+            assertThat(reservations
+                            .releaseReservation(other.getReservationId(), null)
+                            .getStatus())
+                    .isEqualTo(ReservationChange.StatusEnum.RELEASED);
+            assertThatThrownBy(() -> reservations.settleReservation(other.getReservationId(), null, null))
+                    .isInstanceOfSatisfying(
+                            ApiException.class, e -> assertThat(e.getCode()).isEqualTo(409));
 
             assertThatThrownBy(() -> tokens.spendTokens(5000, null, null))
                     .isInstanceOfSatisfying(
