@@ -26,7 +26,9 @@ class AccountSearchTest {
     void findsEveryAccountWhoseNameStartsWithTheQueryAcrossPages(TestStore store) {
         try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
             for (int i = 0; i < 30; i++) {
-                create(node, (i % 2 == 0 ? "Acme " : "ACME-") + String.format("%02d", i));
+                // The last one has a character beyond U+FFFF right after the prefix: the range must still hold it.
+                String prefix = i == 29 ? "Acme\uD83D\uDE00" : (i % 2 == 0 ? "Acme " : "ACME-");
+                create(node, prefix + String.format("%02d", i));
             }
             create(node, "Acmf Ltd");
             create(node, "Zeta Acme");
