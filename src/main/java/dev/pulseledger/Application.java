@@ -226,15 +226,16 @@ public final class Application implements AutoCloseable {
         parts.startLater("maintenance scheduler", maintenanceScheduler::start);
         EventFeed eventFeed = parts.add("event feed", EventFeed.atEnd(outbox, events.pollInterval()));
         parts.startLater("event feed", eventFeed::start);
-        // The worker's HTTP client owns a selector thread from its creation, so the worker is made as it starts.
+        // The worker's HTTP client owns a selector thread from its creation, which only a started worker's close
+        // ends reliably, so the worker is made and started in one step.
         DeliveryWorker.Settings delivery = new DeliveryWorker.Settings(
                 events.pollInterval(), events.webhookMaxAttempts(), events.webhookRetryBase(), events.webhookTimeout());
         parts.startLater(
                 "webhook worker",
                 () -> parts.add(
-                                "webhook worker",
-                                DeliveryWorker.create(webhooks, outbox, delivery, clock, new SecureRandom(), metrics))
-                        .start());
+                        "webhook worker",
+                        DeliveryWorker.create(webhooks, outbox, delivery, clock, new SecureRandom(), metrics)
+                                .start()));
         IdempotencyCleaner idempotencyCleaner = parts.add(
                 "idempotency cleaner",
                 new IdempotencyCleaner(
