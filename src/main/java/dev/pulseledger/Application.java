@@ -28,8 +28,10 @@ import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.FailedAuthGate;
 import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.ListenAddress;
+import dev.pulseledger.http.RefusalHold;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
@@ -260,6 +262,11 @@ public final class Application implements AutoCloseable {
         }
         routing.addFilter(new UnreadBodyCloses());
         hsts.ifPresent(routing::addFilter);
+        routing.addFilter(new FailedAuthGate(
+                access,
+                new RefusalHold(
+                        config.get(Settings.AUTH_FAILURE_HOLD),
+                        config.serverLimits().maxConcurrentRequests() / 4)));
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
