@@ -21,7 +21,7 @@ record Options(
         List<String> javaOptions,
         boolean profile,
         Path out) {
-    static final List<String> ALL_CASES = List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked");
+    static final List<String> ALL_CASES = List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked", "reserve-settle");
 
     static Options parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -77,7 +77,10 @@ record Options(
                   --warmup-seconds N   JIT warm-up per store before measuring (default 5)
                   --connections LIST   client counts for the spend and pgbench cases (default 8,32,64)
                   --stores LIST        sqlite,postgresql (default both)
-                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked (default all);
+                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked,reserve-settle
+                                       (default all); reserve-settle: reserve 10 then settle 7 on an
+                                       account of its own, in units of work (two requests) per second,
+                                       with its ratio to spend-hot at the same connections
                                        locked (PostgreSQL): 7 accounts' spends before and while an
                                        outside session holds an 8th account's row lock
                   --accounts N         accounts of the spread case (default 10000)

@@ -121,9 +121,30 @@ final class Report {
                 kb / Bench.MB,
                 verdict(kb / Bench.MB <= 300))));
         targets.forEach(target -> md.append("- PostgreSQL, one account locked: ").append(target).append('\n'));
+        reserveSettleRatios(md, options);
         md.append("\nChecks after the run:\n\n");
         checks.forEach(check -> md.append("- ").append(check).append('\n'));
         return md.toString();
+    }
+
+    /** The reserve-then-settle case's name: its req/s column counts units of work (two requests each). */
+    static final String RESERVE_SETTLE = "reserve then settle (units of 2 requests)";
+
+    private void reserveSettleRatios(StringBuilder md, Options options) {
+        for (String store : options.stores()) {
+            for (int connections : options.connections()) {
+                find(store, RESERVE_SETTLE, connections).ifPresent(unit -> find(store, "spend, hot account", connections)
+                        .ifPresent(spend -> md.append(String.format(
+                                Locale.ROOT,
+                                "- %s at %d connections: %.0f reserve+settle units/s = %.2f× plain spends/s (%.0f)"
+                                        + " (for information: a unit is two requests)%n",
+                                store,
+                                connections,
+                                unit.requestsPerSecond(),
+                                unit.requestsPerSecond() / spend.requestsPerSecond(),
+                                spend.requestsPerSecond()))));
+            }
+        }
     }
 
     private void ratio(StringBuilder md, String store, String name, String base, double target) {

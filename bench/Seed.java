@@ -8,18 +8,18 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The bench data: one hot account and {@code accounts} spread accounts, each with one caller key,
+ * The bench data: one hot account, {@code accounts} spread accounts and one account for the
+ * reserve-then-settle case, each with one caller key,
  * written straight into a fresh database in one transaction (through the API this would cost a
  * commit per account). The SQL follows the schema of V10: each account's tokens sit in one never-expiring
  * grant, and its first period (on the free plan, which grants nothing) runs from now for a month.
  */
-record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
+record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, String reserveAccountId, String reserveKey) {
     private static final String INSERT_ACCOUNT = "INSERT INTO accounts (id, name, plan_id, balance, status, created_at,"
             + " period_anchor, period_start, period_end, period_granted, due_at)"
             + " VALUES (?, ?, 'free', ?, 'active', ?, ?, ?, ?, 0, ?)";
@@ -40,6 +40,7 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
         long startNanos = System.nanoTime();
         List<String> spreadKeys = new ArrayList<>(accounts);
         String[] hot = new String[2];
+        String[] reserve = new String[2];
         try (Database database = open(url)) {
             database.inTransaction(connection -> {
                 try (PreparedStatement account = connection.prepareStatement(INSERT_ACCOUNT);
@@ -47,8 +48,8 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
                         PreparedStatement credit = connection.prepareStatement(INSERT_CREDIT);
                         PreparedStatement key = connection.prepareStatement(INSERT_KEY)) {
                     long now = System.currentTimeMillis();
-                    for (int i = 0; i <= accounts; i++) {
-                        long balance = i == 0 ? Bench.HOT_BALANCE : Bench.SPREAD_BALANCE;
+                    for (int i = 0; i <= accounts + 1; i++) {
+                        long balance = i == 0 || i > accounts ? Bench.HOT_BALANCE : Bench.SPREAD_BALANCE;
                         String accountId = Ids.account();
                         String secret = Secrets.newCallerKey();
                         account.setString(1, accountId);
@@ -82,6 +83,9 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
                         if (i == 0) {
                             hot[0] = accountId;
                             hot[1] = secret;
+                        } else if (i > accounts) {
+                            reserve[0] = accountId;
+                            reserve[1] = secret;
                         } else {
                             spreadKeys.add(secret);
                         }
@@ -99,29 +103,36 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts) {
         System.out.printf(
                 "  seeded 1 hot account and %d spread accounts in %d ms%n",
                 accounts, (System.nanoTime() - startNanos) / 1_000_000);
-        return new Seed(hot[0], hot[1], keysFile, accounts);
+        return new Seed(hot[0], hot[1], keysFile, accounts, reserve[0], reserve[1]);
     }
 
-    /** Tokens spent from the hot account, from the spread accounts, and the spendings recorded. */
+    /**
+     * Tokens spent from the hot account, from the spread accounts, and the spendings recorded; the
+     * reserve-then-settle account is left out (its settles spend 7 tokens each).
+     */
     long[] spent(Connection connection) throws SQLException {
         long[] spent = new long[3];
         try (PreparedStatement ps = connection.prepareStatement(
                 "SELECT COALESCE(SUM(CASE WHEN id = ? THEN ? - balance ELSE 0 END), 0),"
-                        + " COALESCE(SUM(CASE WHEN id = ? THEN 0 ELSE ? - balance END), 0) FROM accounts")) {
+                        + " COALESCE(SUM(CASE WHEN id = ? THEN 0 ELSE ? - balance END), 0) FROM accounts"
+                        + " WHERE id <> ?")) {
             ps.setString(1, hotAccountId);
             ps.setLong(2, Bench.HOT_BALANCE);
             ps.setString(3, hotAccountId);
             ps.setLong(4, Bench.SPREAD_BALANCE);
+            ps.setString(5, reserveAccountId);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 spent[0] = rs.getLong(1);
                 spent[1] = rs.getLong(2);
             }
         }
-        try (Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery("SELECT COUNT(*) FROM spendings")) {
-            rs.next();
-            spent[2] = rs.getLong(1);
+        try (PreparedStatement ps = connection.prepareStatement("SELECT COUNT(*) FROM spendings WHERE account_id <> ?")) {
+            ps.setString(1, reserveAccountId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                spent[2] = rs.getLong(1);
+            }
         }
         return spent;
     }

@@ -102,6 +102,11 @@ final class StoreRun {
                     spreadInFlightBound += connections;
                 }
             }
+            for (int connections : options.connections()) {
+                if (options.wants("reserve-settle")) {
+                    reserveThenSettle(server, seed, connections);
+                }
+            }
             if (options.wants("locked") && store.equals("postgresql")) {
                 lockedAccount(server, url, seed);
             }
@@ -152,6 +157,34 @@ final class StoreRun {
                         + runs.lockedLocked().statusText());
     }
 
+    /**
+     * Issue 15: reserve 10 then settle 7 on one account, reported in units of work (a reserve and its
+     * settle) per second, so that its ratio to the plain spend case shows what the second request costs.
+     */
+    private void reserveThenSettle(Server server, Seed seed, int connections) throws Exception {
+        Map<String, Double> metricsBefore = server.metrics();
+        WrkRun run = wrk(server, "bench/reserve.lua", "POST", "/api/tokens/reservations", seed.reserveKey(),
+                connections, options.seconds(), true);
+        Map<String, Double> metricsAfter = server.metrics();
+        double unitsPerSecond = run.count(200) / (double) options.seconds();
+        report.add(new Result(
+                store,
+                Report.RESERVE_SETTLE,
+                connections,
+                unitsPerSecond,
+                run.p50Micros() / 1000.0,
+                run.p99Micros() / 1000.0,
+                server.procStatusKb("VmRSS"),
+                Double.NaN,
+                Double.NaN,
+                run.statusText(),
+                batches(metricsBefore, metricsAfter)));
+        report.check(
+                run.errors() == 0 && run.count(201) + run.count(200) == run.requests(),
+                store + ": every reserve answered 201 and every settle 200 at " + connections + " connections: "
+                        + run.statusText());
+    }
+
     /** The group commit's batches during a case, from the server's own metrics. */
     private static String batches(Map<String, Double> before, Map<String, Double> after) {
         double count = delta(before, after, "pulseledger_spend_batch_size_count");
@@ -179,7 +212,8 @@ final class StoreRun {
             throws Exception {
         Map<String, Double> metricsBefore = server.metrics();
         Cpu.Snapshot before = cpu.snapshot();
-        WrkRun run = wrk(server, method, path, key, connections, options.seconds(), method.equals("POST"));
+        WrkRun run =
+                wrk(server, "bench/wrk.lua", method, path, key, connections, options.seconds(), method.equals("POST"));
         Cpu.Snapshot after = cpu.snapshot();
         Map<String, Double> metricsAfter = server.metrics();
         report.add(new Result(
@@ -201,6 +235,20 @@ final class StoreRun {
     private WrkRun wrk(
             Server server, String method, String path, String key, int connections, int seconds, boolean tally)
             throws Exception {
+        return wrk(server, "bench/wrk.lua", method, path, key, connections, seconds, tally);
+    }
+
+    /** Runs wrk with {@code script}; {@code tally} makes it count every status (dearer for the client). */
+    private WrkRun wrk(
+            Server server,
+            String script,
+            String method,
+            String path,
+            String key,
+            int connections,
+            int seconds,
+            boolean tally)
+            throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 "wrk",
                 "-t",
@@ -212,11 +260,12 @@ final class StoreRun {
                 "--timeout",
                 "10s",
                 "-s",
-                Path.of("bench/wrk.lua").toAbsolutePath().toString(),
+                Path.of(script).toAbsolutePath().toString(),
                 "http://127.0.0.1:" + server.port() + path,
-                "--",
-                method,
-                path));
+                "--"));
+        if (script.endsWith("wrk.lua")) {
+            command.addAll(List.of(method, path));
+        }
         if (key != null) {
             command.add(key);
         }
