@@ -72,20 +72,19 @@ public final class SpendActivity implements AutoCloseable {
     private final Map<Bucket, Counts> pending = new ConcurrentHashMap<>();
     private final ScheduledExecutorService flusher;
 
-    private SpendActivity(Database database, Clock clock) {
+    public SpendActivity(Database database, Clock clock) {
         this.database = database;
         this.clock = clock;
         this.flusher = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("spend-activity").daemon().factory());
     }
 
-    public static SpendActivity start(Database database, Clock clock) {
-        SpendActivity activity = new SpendActivity(database, clock);
+    public SpendActivity start() {
         long millis = FLUSH_INTERVAL.toMillis();
         // flushQuietly logs its own failures, so the future has nothing to report.
         ScheduledFuture<?> unused =
-                activity.flusher.scheduleWithFixedDelay(activity::flushQuietly, millis, millis, TimeUnit.MILLISECONDS);
-        return activity;
+                flusher.scheduleWithFixedDelay(this::flushQuietly, millis, millis, TimeUnit.MILLISECONDS);
+        return this;
     }
 
     void spent(String accountId, long amount) {
