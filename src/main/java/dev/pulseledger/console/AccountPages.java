@@ -18,6 +18,7 @@ import dev.pulseledger.ledger.CreditResult;
 import dev.pulseledger.ledger.LedgerCore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.PlanChangeResult;
+import dev.pulseledger.ledger.ReservationQueries;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.tokens.BalanceReader;
@@ -37,7 +38,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** One account's page: balance, plan, ledger, spendings and keys; granting, plan change and suspension. */
+/**
+ * One account's page: balance, plan, ledger, spendings, reservations and keys; granting, plan change and
+ * suspension.
+ */
 final class AccountPages {
     static final int LEDGER_PAGE_SIZE = 20;
     private static final int SPENDINGS_SHOWN = 20;
@@ -58,6 +62,7 @@ final class AccountPages {
     private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final SpendingQueries spendings;
+    private final ReservationQueries reservations;
     private final Authenticator authenticator;
     private final LedgerHistory history;
     private final Clock clock;
@@ -70,6 +75,7 @@ final class AccountPages {
             LedgerWriter ledger,
             BalanceReader balances,
             SpendingQueries spendings,
+            ReservationQueries reservations,
             Authenticator authenticator,
             LedgerHistory history,
             Clock clock,
@@ -80,6 +86,7 @@ final class AccountPages {
         this.ledger = ledger;
         this.balances = balances;
         this.spendings = spendings;
+        this.reservations = reservations;
         this.authenticator = authenticator;
         this.history = history;
         this.clock = clock;
@@ -199,6 +206,11 @@ final class AccountPages {
         model.put(
                 "spendings",
                 spendings.list(accountId, Long.MAX_VALUE, SPENDINGS_SHOWN).items());
+        model.put(
+                "reservations",
+                reservations
+                        .list(accountId, Optional.empty(), Long.MAX_VALUE, SPENDINGS_SHOWN)
+                        .items());
         model.put("keys", keys.listForAccount(accountId));
         model.put("failed", formName);
         model.put("errors", form.errors());

@@ -43,6 +43,37 @@ class ConsoleAccountPageTest {
     }
 
     @Test
+    void theAccountPageShowsWhatIsHeldAndTheLatestReservations() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            Api api = node.caller(caller.key());
+            String held = api.post("/api/tokens/reservations", Map.of("amount", 300))
+                    .json()
+                    .get("reservationId")
+                    .asText();
+            String settled = api.post("/api/tokens/reservations", Map.of("amount", 200))
+                    .json()
+                    .get("reservationId")
+                    .asText();
+            assertThat(api.post("/api/tokens/reservations/" + settled + "/settle", Map.of("amount", 50))
+                            .status())
+                    .isEqualTo(200);
+            ConsoleClient console = new ConsoleClient(node.baseUrl());
+            assertThat(console.signIn(TestNode.ADMIN_KEY).statusCode()).isEqualTo(303);
+
+            String page = console.get("/console/accounts/" + caller.accountId()).body();
+
+            assertThat(page)
+                    .contains("<p class=\"big\" id=\"balance\">650 ")
+                    .contains("<dd id=\"held\">300</dd>")
+                    .contains("<table id=\"reservations\">")
+                    .containsPattern("<code>" + held + "</code></td><td class=\"num\">300</td><td>held</td>")
+                    .containsPattern("<code>" + settled + "</code></td><td class=\"num\">200</td><td>settled</td>\\s*"
+                            + "<td class=\"num\">50</td>");
+        }
+    }
+
+    @Test
     void theAccountPageChartsWhatTheAccountSpentEachDayAsTheUsageApiReportsIt() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(1_000);
