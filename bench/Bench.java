@@ -8,8 +8,9 @@ import java.nio.file.Files;
  *
  * <p>Run it with {@code bench/run.sh [options]}; {@code --help} lists the options. The other files
  * here, one job each: {@code Options} (the command line), {@code StoreRun} (every case on one store),
- * {@code Seed} (the bench data), {@code LockedAccount} (the others' spends while one account is locked
- * from outside), {@code Server} (the server process), {@code Postgres} (the pgbench
+ * {@code ScaleRun} (the scale case), {@code Subject} (one jar under test with its database), {@code Seed}
+ * (the bench data), {@code LockedAccount} (the others' spends while one account is locked from outside),
+ * {@code Server} (the server process), {@code Wrk} (the load), {@code Postgres} (the databases and the pgbench
  * baseline), {@code Cpu} and {@code Machine} (what was used and on what), {@code Processes} (running
  * tools), {@code Result} and {@code Report} (the numbers and the Markdown).
  */
@@ -25,8 +26,13 @@ public final class Bench {
         Report report = new Report();
         report.machine = Machine.describe(options);
         System.out.println(report.machine);
-        for (String store : options.stores()) {
-            new StoreRun(options, store, report).run();
+        if (!Options.DEFAULT_CASES.stream().filter(options::wants).toList().isEmpty()) {
+            for (String store : options.stores()) {
+                new StoreRun(options, store, report).run();
+            }
+        }
+        if (options.wants("scale")) {
+            new ScaleRun(options, report).run();
         }
         report.loadAfter = Machine.loadAverage();
         String text = report.render(options);

@@ -23,26 +23,26 @@ final class LockedAccount {
 
     /** Runs wrk as the other cases do; returns what its script reported. */
     @FunctionalInterface
-    interface Wrk {
-        StoreRun.WrkRun run(String name, String keyOrFile, int connections) throws Exception;
+    interface Load {
+        Wrk.Run run(String name, String keyOrFile, int connections) throws Exception;
     }
 
     /** Both phases' runs, and the time from the lock's end to the locked account's next 201. */
     record Runs(
-            StoreRun.WrkRun othersBefore,
-            StoreRun.WrkRun lockedBefore,
-            StoreRun.WrkRun othersLocked,
-            StoreRun.WrkRun lockedLocked,
+            Wrk.Run othersBefore,
+            Wrk.Run lockedBefore,
+            Wrk.Run othersLocked,
+            Wrk.Run lockedLocked,
             Duration spendsAgainAfter) {}
 
     private LockedAccount() {}
 
-    static Runs run(Server server, String url, Seed seed, Path folder, int connections, Wrk wrk) throws Exception {
+    static Runs run(Server server, String url, Seed seed, Path folder, int connections, Load wrk) throws Exception {
         Path others = folder.resolve("others-keys.txt");
         Files.write(others, Files.readAllLines(seed.spreadKeys()).subList(0, OTHER_ACCOUNTS));
         String othersFile = "@" + others.toAbsolutePath();
-        StoreRun.WrkRun[] before = alongside(wrk, othersFile, seed.hotKey(), connections, false);
-        StoreRun.WrkRun[] locked;
+        Wrk.Run[] before = alongside(wrk, othersFile, seed.hotKey(), connections, false);
+        Wrk.Run[] locked;
         long releasedAt;
         try (Connection outside = DriverManager.getConnection(url)) {
             outside.setAutoCommit(false);
@@ -63,17 +63,17 @@ final class LockedAccount {
     }
 
     /** The others' load and the locked account's callers at once; returns their runs in that order. */
-    private static StoreRun.WrkRun[] alongside(Wrk wrk, String othersFile, String lockedKey, int connections, boolean locked)
+    private static Wrk.Run[] alongside(Load wrk, String othersFile, String lockedKey, int connections, boolean locked)
             throws Exception {
-        CompletableFuture<StoreRun.WrkRun> lockedCallers = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Wrk.Run> lockedCallers = CompletableFuture.supplyAsync(() -> {
             try {
                 return wrk.run(locked ? LOCKED_ACCOUNT : LOCKED_ACCOUNT + " (not locked yet)", lockedKey, LOCKED_CONNECTIONS);
             } catch (Exception e) {
                 throw new CompletionException(e);
             }
         });
-        StoreRun.WrkRun othersRun = wrk.run(locked ? OTHERS_LOCKED : OTHERS_BEFORE, othersFile, connections);
-        return new StoreRun.WrkRun[] {othersRun, lockedCallers.join()};
+        Wrk.Run othersRun = wrk.run(locked ? OTHERS_LOCKED : OTHERS_BEFORE, othersFile, connections);
+        return new Wrk.Run[] {othersRun, lockedCallers.join()};
     }
 
     /** The figures the issue asks for, from one run. */

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Command-line options, with defaults that make one full run last about ten minutes. */
 record Options(
@@ -18,10 +19,18 @@ record Options(
         int pgPort,
         String pgUser,
         Path jar,
+        Optional<Path> baselineJar,
         List<String> javaOptions,
         boolean profile,
-        Path out) {
-    static final List<String> ALL_CASES = List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked", "reserve-settle");
+        Path out,
+        List<Integer> scaleAccounts,
+        int scaleSpendings) {
+    static final List<String> DEFAULT_CASES =
+            List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked",
+                    "reserve-settle");
+    static final List<String> ALL_CASES =
+            List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked",
+                    "reserve-settle", "scale");
 
     static Options parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -48,24 +57,34 @@ record Options(
                         .map(Integer::parseInt)
                         .toList(),
                 List.of(given.getOrDefault("stores", "sqlite,postgresql").split(",")),
-                List.of(given.getOrDefault("cases", String.join(",", ALL_CASES)).split(",")),
+                List.of(given.getOrDefault("cases", String.join(",", DEFAULT_CASES)).split(",")),
                 Integer.parseInt(given.getOrDefault("accounts", "10000")),
                 given.getOrDefault("pg-host", env("PGHOST", "127.0.0.1")),
                 Integer.parseInt(given.getOrDefault("pg-port", env("PGPORT", "5432"))),
                 given.getOrDefault("pg-user", env("PGUSER", "postgres")),
                 Path.of(given.getOrDefault("jar", "target/pulseledger.jar")),
+                Optional.ofNullable(given.get("baseline-jar")).map(Path::of),
                 splitOptions(given.getOrDefault("java-options", env("BENCH_JAVA_OPTIONS", ""))),
                 given.containsKey("profile"),
-                Path.of(given.getOrDefault("out", "bench/out/" + stamp)));
+                Path.of(given.getOrDefault("out", "bench/out/" + stamp)),
+                Arrays.stream(given.getOrDefault("scale-accounts", "10000,100000,1000000").split(","))
+                        .map(Integer::parseInt)
+                        .toList(),
+                Integer.parseInt(given.getOrDefault("scale-spendings", "10")));
         given.keySet().removeAll(List.of(
                 "seconds", "warmup-seconds", "connections", "stores", "cases", "accounts", "pg-host", "pg-port",
-                "pg-user", "jar", "java-options", "profile", "out"));
+                "pg-user", "jar", "baseline-jar", "java-options", "profile", "out", "scale-accounts",
+                "scale-spendings"));
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "\n" + usage());
         }
         if (!List.of("sqlite", "postgresql").containsAll(options.stores())
                 || !ALL_CASES.containsAll(options.cases())) {
             throw new IllegalArgumentException("unknown store or case\n" + usage());
+        }
+        if (options.scaleSpendings() < 1 || options.scaleSpendings() > 999
+                || !options.scaleAccounts().stream().sorted().toList().equals(options.scaleAccounts())) {
+            throw new IllegalArgumentException("--scale-spendings is 1 to 999; --scale-accounts grows\n" + usage());
         }
         return options;
     }
@@ -78,19 +97,25 @@ record Options(
                   --connections LIST   client counts for the spend and pgbench cases (default 8,32,64)
                   --stores LIST        sqlite,postgresql (default both)
                   --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked,reserve-settle
-                                       (default all); reserve-settle: reserve 10 then settle 7 on an
+                                       (default all of them); reserve-settle: reserve 10 then settle 7 on an
                                        account of its own, in units of work (two requests) per second,
-                                       with its ratio to spend-hot at the same connections
+                                       with its ratio to spend-hot at the same connections;
                                        locked (PostgreSQL): 7 accounts' spends before and while an
-                                       outside session holds an 8th account's row lock
+                                       outside session holds an 8th account's row lock;
+                                       scale (PostgreSQL, on its own: see --scale-accounts; ~20 min)
                   --accounts N         accounts of the spread case (default 10000)
                   --pg-host H --pg-port P --pg-user U   PostgreSQL server (default PGHOST/PGPORT/PGUSER
                                        or 127.0.0.1:5432 postgres); a fresh database is made and dropped
                   --jar PATH           the server jar (default target/pulseledger.jar)
+                  --baseline-jar PATH  another build to compare with: its own server and database, the same
+                                       seed, each spend case measured on both back to back; the report
+                                       gives the ratio of each (e.g. the jar of an older commit)
                   --java-options "..." JVM options of the server (default $BENCH_JAVA_OPTIONS, else none);
                                        bench/run.sh passes the README's
                   --profile            record a JFR profile of the server into the output folder
-                  --out DIR            output folder (default bench/out/<timestamp>)""";
+                  --out DIR            output folder (default bench/out/<timestamp>)
+                  --scale-accounts LIST  sizes the scale case grows one database to (default 10000,100000,1000000)
+                  --scale-spendings N  spendings per account in the scale case (default 10: 10,000,000 at 1M)""";
     }
 
     boolean wants(String name) {

@@ -11,30 +11,42 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** A fresh PostgreSQL database for the server, another for pgbench, both dropped at the end. */
+/**
+ * A fresh PostgreSQL database for the server, another for pgbench and, with {@code --baseline-jar}, one
+ * for the baseline jar's server; all dropped at the end.
+ */
 final class Postgres {
     private final Options options;
     private final String appDatabase;
     private final String naiveDatabase;
+    private final String baselineDatabase;
 
     Postgres(Options options) throws SQLException {
         this.options = options;
         String suffix = Long.toString(System.currentTimeMillis(), 36);
         this.appDatabase = "pulseledger_bench_" + suffix;
         this.naiveDatabase = "pulseledger_naive_" + suffix;
+        this.baselineDatabase = "pulseledger_baseline_" + suffix;
         admin("CREATE DATABASE " + appDatabase);
         admin("CREATE DATABASE " + naiveDatabase);
+        if (options.baselineJar().isPresent()) {
+            admin("CREATE DATABASE " + baselineDatabase);
+        }
     }
 
     String appDatabase() {
         return appDatabase;
     }
 
-    String appUrl() {
-        return jdbcUrl(appDatabase);
+    String baselineDatabase() {
+        return baselineDatabase;
     }
 
     private String jdbcUrl(String database) {
+        return jdbcUrl(options, database);
+    }
+
+    static String jdbcUrl(Options options, String database) {
         String url = "jdbc:postgresql://" + options.pgHost() + ":" + options.pgPort() + "/" + database + "?user="
                 + options.pgUser();
         String password = System.getenv("PGPASSWORD");
@@ -51,6 +63,7 @@ final class Postgres {
     void drop() throws SQLException {
         admin("DROP DATABASE IF EXISTS " + appDatabase + " WITH (FORCE)");
         admin("DROP DATABASE IF EXISTS " + naiveDatabase + " WITH (FORCE)");
+        admin("DROP DATABASE IF EXISTS " + baselineDatabase + " WITH (FORCE)");
     }
 
     /**

@@ -11,6 +11,7 @@ final class Report {
     final List<String> checks = new ArrayList<>();
     final List<String> targets = new ArrayList<>();
     final Map<String, Long> peakRssKb = new LinkedHashMap<>();
+    final Map<Integer, Double> scaleVerifySeconds = new LinkedHashMap<>();
     String machine = "";
     String loadAfter = "";
     boolean failed;
@@ -76,50 +77,76 @@ final class Report {
                     r.statuses(),
                     r.batches()));
         }
-        md.append("\nTargets (issue 4):\n\n");
+        md.append("\nTargets (issue 10), as ratios within this run:\n\n");
         int most = options.connections().stream().max(Integer::compare).orElse(0);
-        for (String store : options.stores()) {
-            ratio(md, store, "GET balance", "GET /health/live", 0.7);
-            ratio(md, store, "GET pulse (50 services)", "GET /health/live", 0.6);
+        String spread = "spend, " + options.accounts() + " accounts";
+        versusNaive(md, "spend, hot account", "pgbench naive, hot account", most, 15);
+        versusNaive(md, spread, "pgbench naive, " + options.accounts() + " accounts", most, 2);
+        for (Result r : results) {
+            if (r.name().startsWith("spend") && r.connections() == most && !r.name().contains("(baseline jar)")
+                    && !r.store().equals("scale")) {
+                md.append(String.format(
+                        Locale.ROOT,
+                        "- %s: %s, p99 at %d connections %.1f ms: %s (target ≤ 20 ms)%n",
+                        r.store(),
+                        r.name(),
+                        most,
+                        r.p99Millis(),
+                        verdict(r.p99Millis() <= 20)));
+            }
         }
-        find("postgresql", "spend, hot account", most).ifPresent(spend -> find("postgresql", "pgbench naive, hot account", most)
-                .ifPresent(naive -> {
-                    double times = spend.requestsPerSecond() / naive.requestsPerSecond();
+        ratio(md, "sqlite", "spend, hot account", most, 0.4);
+        for (String store : options.stores()) {
+            ratio(md, store, "GET balance", 0, 0.7);
+            ratio(md, store, "GET pulse (50 services)", 0, 0.7);
+        }
+        peakRssKb.forEach((who, kb) -> md.append(String.format(
+                Locale.ROOT,
+                "- Peak server RSS, %s (VmHWM): %.0f MB%s%n",
+                who,
+                kb / Bench.MB,
+                who.contains("(") ? " (for information)" : ": " + verdict(kb / Bench.MB <= 256) + " (target ≤ 256 MB)")));
+        List<Result> scaleSpends = results.stream()
+                .filter(r -> r.store().equals("scale") && r.name().startsWith("spend"))
+                .toList();
+        if (scaleSpends.size() >= 2) {
+            Result small = scaleSpends.getFirst();
+            Result large = scaleSpends.getLast();
+            double times = large.p50Millis() / small.p50Millis();
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- Spend p50 at the largest size %.2f ms = %.2f× the smallest's %.2f ms: %s (target ≤ 1.2×)%n",
+                    large.p50Millis(),
+                    times,
+                    small.p50Millis(),
+                    verdict(times <= 1.2)));
+        }
+        scaleVerifySeconds.forEach((accounts, seconds) -> md.append(String.format(
+                Locale.ROOT, "- `verify` at %,d accounts: %.1f s (for information)%n", accounts, seconds)));
+        if (options.baselineJar().isPresent()) {
+            md.append("\nAgainst the baseline jar (").append(options.baselineJar().get().getFileName())
+                    .append("), same run, each case measured on both back to back (issue 9: no regression):\n\n");
+            for (Result r : results) {
+                find(r.store(), r.name() + " (baseline jar)", r.connections()).ifPresent(base -> {
+                    double times = r.requestsPerSecond() / base.requestsPerSecond();
                     md.append(String.format(
                             Locale.ROOT,
-                            "- PostgreSQL hot account at %d connections: %.0f spends/s = %.1f× naive pgbench (%.0f/s),"
-                                    + " p99 %.1f ms: %s (target ≥ 10×, p99 ≤ 20 ms)%n",
-                            most,
-                            spend.requestsPerSecond(),
+                            "- %s: %s at %d connections: %.0f/s against %.0f/s = %.2f× (p99 %.1f against %.1f ms,"
+                                    + " CPU %s against %s µs/spend): %s%n",
+                            r.store(),
+                            r.name(),
+                            r.connections(),
+                            r.requestsPerSecond(),
+                            base.requestsPerSecond(),
                             times,
-                            naive.requestsPerSecond(),
-                            spend.p99Millis(),
-                            verdict(times >= 10 && spend.p99Millis() <= 20)));
-                }));
-        find("postgresql", "spend, " + options.accounts() + " accounts", most).ifPresent(spend -> find(
-                        "postgresql", "pgbench naive, " + options.accounts() + " accounts", most)
-                .ifPresent(naive -> md.append(String.format(
-                        Locale.ROOT,
-                        "- PostgreSQL %d accounts at %d connections: %.1f× naive pgbench (for information)%n",
-                        options.accounts(),
-                        most,
-                        spend.requestsPerSecond() / naive.requestsPerSecond()))));
-        results.stream()
-                .filter(r -> r.store().equals("sqlite") && r.name().startsWith("spend"))
-                .max((a, b) -> Double.compare(a.requestsPerSecond(), b.requestsPerSecond()))
-                .ifPresent(best -> md.append(String.format(
-                        Locale.ROOT,
-                        "- SQLite durable spends/s (best case: %s, %d connections): %.0f: %s (target ≥ 15000)%n",
-                        best.name(),
-                        best.connections(),
-                        best.requestsPerSecond(),
-                        verdict(best.requestsPerSecond() >= 15_000))));
-        peakRssKb.forEach((store, kb) -> md.append(String.format(
-                Locale.ROOT,
-                "- Peak server RSS on %s (VmHWM): %.0f MB: %s (target ≤ 300 MB)%n",
-                store,
-                kb / Bench.MB,
-                verdict(kb / Bench.MB <= 300))));
+                            r.p99Millis(),
+                            base.p99Millis(),
+                            cpuText(r),
+                            cpuText(base),
+                            times >= 1 ? "no regression" : "REGRESSION"));
+                });
+            }
+        }
         targets.forEach(target -> md.append("- PostgreSQL, one account locked: ").append(target).append('\n'));
         reserveSettleRatios(md, options);
         md.append("\nChecks after the run:\n\n");
@@ -147,19 +174,39 @@ final class Report {
         }
     }
 
-    private void ratio(StringBuilder md, String store, String name, String base, double target) {
-        find(store, name, 0).ifPresent(r -> find(store, base, 0).ifPresent(b -> {
+    /** A case's rate against GET /health/live on the same store. */
+    private void ratio(StringBuilder md, String store, String name, int connections, double target) {
+        find(store, name, connections).ifPresent(r -> find(store, "GET /health/live", 0).ifPresent(b -> {
             double ratio = r.requestsPerSecond() / b.requestsPerSecond();
             md.append(String.format(
                     Locale.ROOT,
-                    "- %s: %s = %.2f× %s: %s (target ≥ %.1f×)%n",
+                    "- %s: %s%s = %.2f× GET /health/live: %s (target ≥ %.1f×)%n",
                     store,
                     name,
+                    connections == 0 ? "" : " at " + connections + " connections",
                     ratio,
-                    base,
                     verdict(ratio >= target),
                     target));
         }));
+    }
+
+    /** A PostgreSQL spend case against pgbench's naive design on the same accounts and connections. */
+    private void versusNaive(StringBuilder md, String name, String naiveName, int connections, double target) {
+        find("postgresql", name, connections).ifPresent(spend -> find("postgresql", naiveName, connections)
+                .ifPresent(naive -> {
+                    double times = spend.requestsPerSecond() / naive.requestsPerSecond();
+                    md.append(String.format(
+                            Locale.ROOT,
+                            "- postgresql: %s at %d connections: %.0f spends/s = %.2f× naive pgbench (%.0f/s): %s"
+                                    + " (target ≥ %.0f×)%n",
+                            name,
+                            connections,
+                            spend.requestsPerSecond(),
+                            times,
+                            naive.requestsPerSecond(),
+                            verdict(times >= target),
+                            target));
+                }));
     }
 
     private static String cpuText(Result r) {

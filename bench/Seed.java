@@ -17,7 +17,8 @@ import java.util.List;
  * reserve-then-settle case, each with one caller key,
  * written straight into a fresh database in one transaction (through the API this would cost a
  * commit per account). The SQL follows the schema of V10: each account's tokens sit in one never-expiring
- * grant, and its first period (on the free plan, which grants nothing) runs from now for a month.
+ * grant, and its first period (on the free plan, which grants nothing) runs from now for a month. A
+ * database of a build from before V10 (a baseline jar) gets the same accounts without grants or periods.
  */
 record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, String reserveAccountId, String reserveKey) {
     private static final String INSERT_ACCOUNT = "INSERT INTO accounts (id, name, plan_id, balance, status, created_at,"
@@ -27,25 +28,45 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
             + " expires_at, period_start, created_at) VALUES (?, ?, 'credit', ?, ?, 0, NULL, NULL, ?)";
     private static final String INSERT_CREDIT = "INSERT INTO ledger_entries (account_id, kind, amount, balance_after,"
             + " spending_id, grant_id, reason, created_at) VALUES (?, 'credit', ?, ?, NULL, ?, 'opening balance', ?)";
+    private static final String INSERT_ACCOUNT_BEFORE_GRANTS =
+            "INSERT INTO accounts (id, name, plan_id, balance, status, created_at) VALUES (?, ?, 'free', ?, 'active', ?)";
+    private static final String INSERT_CREDIT_BEFORE_GRANTS = "INSERT INTO ledger_entries (account_id, kind, amount,"
+            + " balance_after, spending_id, reason, created_at) VALUES (?, 'credit', ?, ?, NULL, 'opening balance', ?)";
     private static final long MONTH_MILLIS = Duration.ofDays(30).toMillis();
     private static final String INSERT_KEY = "INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at)"
             + " VALUES (?, ?, 'bench', ?, ?, ?)";
 
+    /** Opens the database, bringing its schema to this build's (the migrations on the class path). */
     static Database open(String url) {
-        return Database.open(new Database.Settings(
-                url, 2, Duration.ofSeconds(5), Duration.ofSeconds(300), Duration.ofSeconds(10)));
+        return Database.open(settings(url));
     }
 
-    static Seed create(String url, int accounts, Path folder) throws IOException {
+    /** Opens the database with its schema as it is. */
+    static Database openAsIs(String url) {
+        return Database.openWithoutMigrating(settings(url));
+    }
+
+    private static Database.Settings settings(String url) {
+        return new Database.Settings(url, 2, Duration.ofSeconds(5), Duration.ofSeconds(300), Duration.ofSeconds(10));
+    }
+
+    /** @param migrate true to migrate the schema first; false when the server's own jar already made it */
+    static Seed create(String url, int accounts, Path folder, boolean migrate) throws IOException {
         long startNanos = System.nanoTime();
         List<String> spreadKeys = new ArrayList<>(accounts);
         String[] hot = new String[2];
         String[] reserve = new String[2];
-        try (Database database = open(url)) {
+        try (Database database = migrate ? open(url) : openAsIs(url)) {
             database.inTransaction(connection -> {
-                try (PreparedStatement account = connection.prepareStatement(INSERT_ACCOUNT);
-                        PreparedStatement grant = connection.prepareStatement(INSERT_GRANT);
-                        PreparedStatement credit = connection.prepareStatement(INSERT_CREDIT);
+                boolean grants;
+                try (ResultSet tables = connection.getMetaData().getTables(null, null, "grants", null)) {
+                    grants = tables.next();
+                }
+                try (PreparedStatement account =
+                                connection.prepareStatement(grants ? INSERT_ACCOUNT : INSERT_ACCOUNT_BEFORE_GRANTS);
+                        PreparedStatement grant = connection.prepareStatement(grants ? INSERT_GRANT : "SELECT 1");
+                        PreparedStatement credit =
+                                connection.prepareStatement(grants ? INSERT_CREDIT : INSERT_CREDIT_BEFORE_GRANTS);
                         PreparedStatement key = connection.prepareStatement(INSERT_KEY)) {
                     long now = System.currentTimeMillis();
                     for (int i = 0; i <= accounts + 1; i++) {
@@ -56,23 +77,27 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
                         account.setString(2, i == 0 ? "bench-hot" : "bench-" + i);
                         account.setLong(3, balance);
                         account.setLong(4, now);
-                        account.setLong(5, now);
-                        account.setLong(6, now);
-                        account.setLong(7, now + MONTH_MILLIS);
-                        account.setLong(8, now + MONTH_MILLIS);
-                        account.addBatch();
-                        String grantId = Ids.grant();
-                        grant.setString(1, grantId);
-                        grant.setString(2, accountId);
-                        grant.setLong(3, balance);
-                        grant.setLong(4, balance);
-                        grant.setLong(5, now);
-                        grant.addBatch();
                         credit.setString(1, accountId);
                         credit.setLong(2, balance);
                         credit.setLong(3, balance);
-                        credit.setString(4, grantId);
-                        credit.setLong(5, now);
+                        if (grants) {
+                            account.setLong(5, now);
+                            account.setLong(6, now);
+                            account.setLong(7, now + MONTH_MILLIS);
+                            account.setLong(8, now + MONTH_MILLIS);
+                            String grantId = Ids.grant();
+                            grant.setString(1, grantId);
+                            grant.setString(2, accountId);
+                            grant.setLong(3, balance);
+                            grant.setLong(4, balance);
+                            grant.setLong(5, now);
+                            grant.addBatch();
+                            credit.setString(4, grantId);
+                            credit.setLong(5, now);
+                        } else {
+                            credit.setLong(4, now);
+                        }
+                        account.addBatch();
                         credit.addBatch();
                         key.setString(1, Ids.key());
                         key.setString(2, accountId);
@@ -91,14 +116,16 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
                         }
                     }
                     account.executeBatch();
-                    grant.executeBatch();
+                    if (grants) {
+                        grant.executeBatch();
+                    }
                     credit.executeBatch();
                     key.executeBatch();
                 }
                 return null;
             });
         }
-        Path keysFile = folder.resolve("spread-keys.txt");
+        Path keysFile = folder.resolve(migrate ? "spread-keys.txt" : "spread-keys-baseline.txt");
         Files.write(keysFile, spreadKeys);
         System.out.printf(
                 "  seeded 1 hot account and %d spread accounts in %d ms%n",

@@ -28,7 +28,8 @@ final class Server implements AutoCloseable {
         this.adminKey = adminKey;
     }
 
-    static Server start(Options options, String url, Path folder, String store) throws Exception {
+    /** Starts {@code jar} on {@code url}; its log goes to {@code <name>-server.log} in {@code folder}. */
+    static Server start(Options options, Path jar, String url, Path folder, String name) throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -39,14 +40,14 @@ final class Server implements AutoCloseable {
         command.addAll(options.javaOptions());
         if (options.profile()) {
             command.add("-XX:StartFlightRecording=settings=profile,filename="
-                    + folder.resolve(store + ".jfr").toAbsolutePath());
+                    + folder.resolve(name + ".jfr").toAbsolutePath());
         }
-        command.addAll(List.of("-jar", options.jar().toString(), "serve", "--port", Integer.toString(port)));
-        System.out.println("  server: " + String.join(" ", command) + " --database-url <fresh " + store + "> --admin-key <generated>");
+        command.addAll(List.of("-jar", jar.toString(), "serve", "--port", Integer.toString(port)));
+        System.out.println("  server: " + String.join(" ", command) + " --database-url <fresh database> --admin-key <generated>");
         command.addAll(List.of("--database-url", url, "--admin-key", adminKey));
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(folder.resolve("server.log").toFile())
+                .redirectOutput(folder.resolve(name + "-server.log").toFile())
                 .start();
         Server server = new Server(process, port, adminKey);
         server.awaitReady(Duration.ofSeconds(60));

@@ -1,29 +1,23 @@
 import dev.pulseledger.store.Database;
-import dev.pulseledger.verify.LedgerVerifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
-/** Everything measured on one store: seed, serve, load, stop, verify. */
+/**
+ * Everything measured on one store: seed, serve, load, stop, verify. With {@code --baseline-jar} a
+ * second server (that jar, its own database, the same seed) runs beside the first, and each spend case
+ * is measured on one and then at once on the other, so both see the same machine.
+ */
 final class StoreRun {
     private final Options options;
     private final String store;
     private final Report report;
     private final Path folder;
     private final String spreadName;
-    private long hotSpent201;
-    private long hotInFlightBound;
-    private long spreadSpent201;
-    private long spreadInFlightBound;
-    private Cpu cpu;
-    private Optional<String> database = Optional.empty();
 
     StoreRun(Options options, String store, Report report) {
         this.options = options;
@@ -38,12 +32,6 @@ final class StoreRun {
         System.out.println("== " + store);
         Optional<Postgres> postgres = store.equals("postgresql") ? Optional.of(new Postgres(options)) : Optional.empty();
         try {
-            database = postgres.map(Postgres::appDatabase);
-            Path sqliteFile = folder.resolve("bench.db").toAbsolutePath();
-            for (String suffix : List.of("", "-wal", "-shm")) {
-                Files.deleteIfExists(Path.of(sqliteFile + suffix)); // an earlier run into the same folder
-            }
-            String url = postgres.map(Postgres::appUrl).orElse("jdbc:sqlite:" + sqliteFile);
             if (postgres.isPresent() && options.wants("naive")) {
                 for (String variant : List.of("hot", "spread")) {
                     for (int connections : options.connections()) {
@@ -51,9 +39,22 @@ final class StoreRun {
                     }
                 }
             }
-            Seed seed = Seed.create(url, options.accounts(), folder);
-            serveAndLoad(url, seed);
-            verify(url, seed);
+            List<Subject> subjects = new ArrayList<>();
+            subjects.add(subject("", options.jar(), "bench", postgres.map(Postgres::appDatabase)));
+            if (options.baselineJar().isPresent()) {
+                subjects.add(subject(
+                        "(baseline jar)",
+                        options.baselineJar().get(),
+                        "baseline",
+                        postgres.map(Postgres::baselineDatabase)));
+            }
+            for (Subject subject : subjects) {
+                subject.seed(options, folder);
+            }
+            serveAndLoad(subjects);
+            for (Subject subject : subjects) {
+                verify(subject);
+            }
         } finally {
             if (postgres.isPresent()) {
                 postgres.get().drop();
@@ -61,86 +62,115 @@ final class StoreRun {
         }
     }
 
-    private void serveAndLoad(String url, Seed seed) throws Exception {
-        try (Server server = Server.start(options, url, folder, store)) {
-            cpu = new Cpu(server.pid(), database);
-            server.putServices();
-            if (options.warmupSeconds() > 0) {
-                int seconds = options.warmupSeconds();
-                wrk(server, "GET", "/health/live", null, 32, seconds, false);
-                wrk(server, "GET", "/api/tokens/balance", seed.hotKey(), 32, seconds, false);
-                wrk(server, "GET", "/api/pulse", seed.hotKey(), 32, seconds, false);
-                tallyHot(wrk(server, "POST", "/api/tokens/spend/1", seed.hotKey(), 32, seconds, true), 32);
+    private Subject subject(String label, Path jar, String file, Optional<String> database) throws Exception {
+        Path sqliteFile = folder.resolve(file + ".db").toAbsolutePath();
+        for (String suffix : List.of("", "-wal", "-shm")) {
+            Files.deleteIfExists(Path.of(sqliteFile + suffix)); // an earlier run into the same folder
+        }
+        String url = database.map(name -> Postgres.jdbcUrl(options, name)).orElse("jdbc:sqlite:" + sqliteFile);
+        return new Subject(label, jar, url, database);
+    }
+
+    private void serveAndLoad(List<Subject> subjects) throws Exception {
+        try {
+            for (Subject subject : subjects) {
+                subject.start(options, folder, store);
+                subject.server.putServices();
+                warmUp(subject);
             }
+            Subject main = subjects.getFirst();
             int readers = options.connections().stream().max(Integer::compare).orElse(64);
             if (options.wants("live")) {
-                measure(server, "GET /health/live", "GET", "/health/live", null, readers);
+                measure(main, "GET /health/live", "GET", "/health/live", null, readers);
             }
             if (options.wants("balance")) {
-                measure(server, "GET balance", "GET", "/api/tokens/balance", seed.hotKey(), readers);
+                measure(main, "GET balance", "GET", "/api/tokens/balance", main.seed.hotKey(), readers);
             }
             if (options.wants("pulse")) {
-                measure(server, "GET pulse (50 services)", "GET", "/api/pulse", seed.hotKey(), readers);
+                measure(main, "GET pulse (50 services)", "GET", "/api/pulse", main.seed.hotKey(), readers);
             }
             for (int connections : options.connections()) {
                 if (options.wants("spend-hot")) {
-                    WrkRun run = measure(
-                            server, "spend, hot account", "POST", "/api/tokens/spend/1", seed.hotKey(), connections);
-                    tallyHot(run, connections);
+                    for (Subject subject : subjects) {
+                        Wrk.Run run = measure(subject, "spend, hot account", "POST", "/api/tokens/spend/1",
+                                subject.seed.hotKey(), connections);
+                        subject.hotSpent201 += run.count(201);
+                        subject.hotInFlightBound += connections;
+                    }
                 }
             }
             for (int connections : options.connections()) {
                 if (options.wants("spend-spread")) {
-                    WrkRun run = measure(
-                            server,
-                            spreadName,
-                            "POST",
-                            "/api/tokens/spend/1",
-                            "@" + seed.spreadKeys().toAbsolutePath(),
-                            connections);
-                    spreadSpent201 += run.count(201);
-                    spreadInFlightBound += connections;
+                    for (Subject subject : subjects) {
+                        Wrk.Run run = measure(subject, spreadName, "POST", "/api/tokens/spend/1",
+                                "@" + subject.seed.spreadKeys().toAbsolutePath(), connections);
+                        subject.spreadSpent201 += run.count(201);
+                        subject.spreadInFlightBound += connections;
+                    }
                 }
             }
             for (int connections : options.connections()) {
                 if (options.wants("reserve-settle")) {
-                    reserveThenSettle(server, seed, connections);
+                    reserveThenSettle(main, connections);
                 }
             }
             if (options.wants("locked") && store.equals("postgresql")) {
-                lockedAccount(server, url, seed);
+                lockedAccount(main);
             }
-            report.peakRssKb.put(store, server.procStatusKb("VmHWM"));
+            for (Subject subject : subjects) {
+                report.peakRssKb.put(subject.name(store), subject.server.procStatusKb("VmHWM"));
+            }
+        } finally {
+            for (Subject subject : subjects) {
+                if (subject.server != null) {
+                    subject.server.close();
+                }
+            }
         }
     }
 
+    private void warmUp(Subject subject) throws Exception {
+        if (options.warmupSeconds() <= 0) {
+            return;
+        }
+        int seconds = options.warmupSeconds();
+        wrk(subject, "GET", "/health/live", null, 32, seconds, false);
+        wrk(subject, "GET", "/api/tokens/balance", subject.seed.hotKey(), 32, seconds, false);
+        wrk(subject, "GET", "/api/pulse", subject.seed.hotKey(), 32, seconds, false);
+        Wrk.Run run = wrk(subject, "POST", "/api/tokens/spend/1", subject.seed.hotKey(), 32, seconds, true);
+        subject.hotSpent201 += run.count(201);
+        subject.hotInFlightBound += 32;
+    }
+
     /** Issue 19: the other accounts' spends before and while one account is locked from outside. */
-    private void lockedAccount(Server server, String url, Seed seed) throws Exception {
+    private void lockedAccount(Subject subject) throws Exception {
         int connections = options.connections().stream().max(Integer::compare).orElse(32);
-        LockedAccount.Runs runs = LockedAccount.run(server, url, seed, folder, connections, (name, key, clients) -> {
-            WrkRun run = wrk(server, "POST", "/api/tokens/spend/1", key, clients, options.seconds(), true);
-            report.add(new Result(
-                    store,
-                    name,
-                    clients,
-                    run.requestsPerSecond(),
-                    run.p50Micros() / 1000.0,
-                    run.p99Micros() / 1000.0,
-                    server.procStatusKb("VmRSS"),
-                    Double.NaN,
-                    Double.NaN,
-                    run.statusText(),
-                    ""));
-            return run;
-        });
-        for (WrkRun others : List.of(runs.othersBefore(), runs.othersLocked())) {
-            spreadSpent201 += others.count(201);
-            spreadInFlightBound += connections;
+        LockedAccount.Runs runs = LockedAccount.run(
+                subject.server, subject.url, subject.seed, folder, connections, (name, key, clients) -> {
+                    Wrk.Run run = wrk(subject, "POST", "/api/tokens/spend/1", key, clients, options.seconds(), true);
+                    report.add(new Result(
+                            store,
+                            name,
+                            clients,
+                            run.requestsPerSecond(),
+                            run.p50Micros() / 1000.0,
+                            run.p99Micros() / 1000.0,
+                            subject.server.procStatusKb("VmRSS"),
+                            Double.NaN,
+                            Double.NaN,
+                            run.statusText(),
+                            ""));
+                    return run;
+                });
+        for (Wrk.Run others : List.of(runs.othersBefore(), runs.othersLocked())) {
+            subject.spreadSpent201 += others.count(201);
+            subject.spreadInFlightBound += connections;
         }
-        for (WrkRun locked : List.of(runs.lockedBefore(), runs.lockedLocked())) {
-            tallyHot(locked, LockedAccount.LOCKED_CONNECTIONS);
+        for (Wrk.Run locked : List.of(runs.lockedBefore(), runs.lockedLocked())) {
+            subject.hotSpent201 += locked.count(201);
+            subject.hotInFlightBound += LockedAccount.LOCKED_CONNECTIONS;
         }
-        hotSpent201++; // the spend that found the lock gone
+        subject.hotSpent201++; // the spend that found the lock gone
         LockedAccount.summary(runs).forEach(report::target);
         report.check(
                 runs.othersLocked().count(201) == runs.othersLocked().requests()
@@ -161,10 +191,11 @@ final class StoreRun {
      * Issue 15: reserve 10 then settle 7 on one account, reported in units of work (a reserve and its
      * settle) per second, so that its ratio to the plain spend case shows what the second request costs.
      */
-    private void reserveThenSettle(Server server, Seed seed, int connections) throws Exception {
+    private void reserveThenSettle(Subject subject, int connections) throws Exception {
+        Server server = subject.server;
         Map<String, Double> metricsBefore = server.metrics();
-        WrkRun run = wrk(server, "bench/reserve.lua", "POST", "/api/tokens/reservations", seed.reserveKey(),
-                connections, options.seconds(), true);
+        Wrk.Run run = Wrk.run(folder.resolve("wrk.log"), "bench/reserve.lua", server.port(), "POST",
+                "/api/tokens/reservations", subject.seed.reserveKey(), connections, options.seconds(), true);
         Map<String, Double> metricsAfter = server.metrics();
         double unitsPerSecond = run.count(200) / (double) options.seconds();
         report.add(new Result(
@@ -203,27 +234,21 @@ final class StoreRun {
         return after.getOrDefault(name, 0.0) - before.getOrDefault(name, 0.0);
     }
 
-    private void tallyHot(WrkRun run, int connections) {
-        hotSpent201 += run.count(201);
-        hotInFlightBound += connections;
-    }
-
-    private WrkRun measure(Server server, String name, String method, String path, String key, int connections)
+    private Wrk.Run measure(Subject subject, String name, String method, String path, String key, int connections)
             throws Exception {
-        Map<String, Double> metricsBefore = server.metrics();
-        Cpu.Snapshot before = cpu.snapshot();
-        WrkRun run =
-                wrk(server, "bench/wrk.lua", method, path, key, connections, options.seconds(), method.equals("POST"));
-        Cpu.Snapshot after = cpu.snapshot();
-        Map<String, Double> metricsAfter = server.metrics();
+        Map<String, Double> metricsBefore = subject.server.metrics();
+        Cpu.Snapshot before = subject.cpu.snapshot();
+        Wrk.Run run = wrk(subject, method, path, key, connections, options.seconds(), method.equals("POST"));
+        Cpu.Snapshot after = subject.cpu.snapshot();
+        Map<String, Double> metricsAfter = subject.server.metrics();
         report.add(new Result(
                 store,
-                name,
+                subject.name(name),
                 connections,
                 run.requestsPerSecond(),
                 run.p50Micros() / 1000.0,
                 run.p99Micros() / 1000.0,
-                server.procStatusKb("VmRSS"),
+                subject.server.procStatusKb("VmRSS"),
                 after.serverMicrosSince(before) / run.requests(),
                 after.databaseMicrosSince(before) / run.requests(),
                 run.statusText(),
@@ -231,144 +256,42 @@ final class StoreRun {
         return run;
     }
 
-    /** Runs wrk; {@code tally} makes its script count every status (dearer for the client). */
-    private WrkRun wrk(
-            Server server, String method, String path, String key, int connections, int seconds, boolean tally)
+    private Wrk.Run wrk(
+            Subject subject, String method, String path, String key, int connections, int seconds, boolean tally)
             throws Exception {
-        return wrk(server, "bench/wrk.lua", method, path, key, connections, seconds, tally);
-    }
-
-    /** Runs wrk with {@code script}; {@code tally} makes it count every status (dearer for the client). */
-    private WrkRun wrk(
-            Server server,
-            String script,
-            String method,
-            String path,
-            String key,
-            int connections,
-            int seconds,
-            boolean tally)
-            throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                "wrk",
-                "-t",
-                Integer.toString(Math.min(2, connections)),
-                "-c",
-                Integer.toString(connections),
-                "-d",
-                seconds + "s",
-                "--timeout",
-                "10s",
-                "-s",
-                Path.of(script).toAbsolutePath().toString(),
-                "http://127.0.0.1:" + server.port() + path,
-                "--"));
-        if (script.endsWith("wrk.lua")) {
-            command.addAll(List.of(method, path));
-        }
-        if (key != null) {
-            command.add(key);
-        }
-        String output = Processes.run(command, Duration.ofSeconds(seconds + 60), Map.of("BENCH_TALLY", tally ? "1" : "0"), true);
-        Files.writeString(
-                folder.resolve("wrk.log"),
-                String.join(" ", command).replace(key == null ? "\0" : key, "<key>") + "\n" + output + "\n",
-                java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND);
-        return parseWrk(output);
-    }
-
-    private static WrkRun parseWrk(String output) {
-        String line = output.lines()
-                .filter(l -> l.startsWith("BENCH "))
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("wrk printed no result:\n" + output));
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (String pair : line.substring(6).split(" ")) {
-            String[] parts = pair.split("=", 2);
-            fields.put(parts[0], parts[1]);
-        }
-        Map<Integer, Long> statuses = new TreeMap<>();
-        fields.forEach((name, value) -> {
-            if (name.startsWith("status_")) {
-                statuses.put(Integer.parseInt(name.substring(7)), Long.parseLong(value));
-            }
-        });
-        long errors = Long.parseLong(fields.get("connect_errors"))
-                + Long.parseLong(fields.get("read_errors"))
-                + Long.parseLong(fields.get("write_errors"))
-                + Long.parseLong(fields.get("timeouts"));
-        return new WrkRun(
-                Double.parseDouble(fields.get("rps")),
-                Long.parseLong(fields.get("p50_us")),
-                Long.parseLong(fields.get("p99_us")),
-                Long.parseLong(fields.get("max_us")),
-                errors,
-                Long.parseLong(fields.get("requests")),
-                Long.parseLong(fields.get("non_2xx_3xx")),
-                statuses);
+        return Wrk.run(folder.resolve("wrk.log"), "bench/wrk.lua", subject.server.port(), method, path, key,
+                connections, seconds, tally);
     }
 
     /**
-     * After the server stopped: the ledger invariants hold, and each account lost exactly the
-     * spends whose 201 a client counted, plus at most one request per connection that was still in
-     * flight when wrk stopped (its answer was never read, but it may well have committed).
+     * After the servers stopped: the jar's own {@code verify} finds every invariant holding, and each
+     * account lost exactly the spends whose 201 a client counted, plus at most one request per connection
+     * that was still in flight when wrk stopped (its answer was never read, but it may well have committed).
      */
-    private void verify(String url, Seed seed) {
-        try (Database database = Seed.open(url)) {
-            List<LedgerVerifier.Mismatch> mismatches = new LedgerVerifier(database).verify();
-            report.check(
-                    mismatches.isEmpty(),
-                    store + ": LedgerVerifier finds " + mismatches.size() + " broken invariants"
-                            + (mismatches.isEmpty() ? "" : " (first: " + mismatches.getFirst() + ")"));
-            long[] spent = database.read(connection -> seed.spent(connection));
+    private void verify(Subject subject) throws Exception {
+        String who = subject.name(store);
+        Subject.Verdict verdict = subject.verify();
+        report.check(verdict.passed(), who + ": `verify` passes (" + verdict.output().lines().reduce((a, b) -> b).orElse("") + ")");
+        try (Database database = Seed.openAsIs(subject.url)) {
+            long[] spent = database.read(connection -> subject.seed.spent(connection));
             long hotSpent = spent[0];
             long spreadSpent = spent[1];
             long spendings = spent[2];
             report.check(
-                    hotSpent >= hotSpent201 && hotSpent - hotSpent201 <= hotInFlightBound,
+                    hotSpent >= subject.hotSpent201 && hotSpent - subject.hotSpent201 <= subject.hotInFlightBound,
                     String.format(
                             "%s: hot account spent %d tokens; clients counted %d × 201 (+ ≤ %d in flight at stop)",
-                            store, hotSpent, hotSpent201, hotInFlightBound));
+                            who, hotSpent, subject.hotSpent201, subject.hotInFlightBound));
             report.check(
-                    spreadSpent >= spreadSpent201 && spreadSpent - spreadSpent201 <= spreadInFlightBound,
+                    spreadSpent >= subject.spreadSpent201
+                            && spreadSpent - subject.spreadSpent201 <= subject.spreadInFlightBound,
                     String.format(
                             "%s: %d accounts spent %d tokens; clients counted %d × 201 (+ ≤ %d in flight at stop)",
-                            store, options.accounts(), spreadSpent, spreadSpent201, spreadInFlightBound));
+                            who, options.accounts(), spreadSpent, subject.spreadSpent201, subject.spreadInFlightBound));
             report.check(
                     spendings == hotSpent + spreadSpent,
-                    String.format("%s: %d spendings recorded for %d tokens spent at 1 token each", store, spendings,
+                    String.format("%s: %d spendings recorded for %d tokens spent at 1 token each", who, spendings,
                             hotSpent + spreadSpent));
-        }
-    }
-
-    /** What wrk's script reported for one run. */
-    record WrkRun(
-            double requestsPerSecond,
-            long p50Micros,
-            long p99Micros,
-            long maxMicros,
-            long errors,
-            long requests,
-            long non2xx,
-            Map<Integer, Long> statuses) {
-        long count(int status) {
-            return statuses.getOrDefault(status, 0L);
-        }
-
-        String statusText() {
-            StringBuilder text = new StringBuilder();
-            if (statuses.isEmpty()) {
-                text.append("2xx:").append(requests - non2xx).append(' ');
-                if (non2xx > 0) {
-                    text.append("other:").append(non2xx).append(' ');
-                }
-            }
-            new TreeMap<>(statuses).forEach((status, count) -> text.append(status).append(':').append(count).append(' '));
-            if (errors > 0) {
-                text.append("socket-errors:").append(errors);
-            }
-            return text.toString().trim();
         }
     }
 }

@@ -6,6 +6,9 @@
 --   KEY    sent as X-ApiKey on every request;
 --   @FILE  one key per line; each request takes the next key, so the load spreads over the accounts.
 -- With BENCH_TALLY=1 in the environment it also counts each status (see response below).
+-- With BENCH_PAUSE_MS=N each connection waits N ms after every response before its next request,
+-- so C connections send at most C * 1000 / N requests per second whatever the server does: a paced
+-- load instead of as fast as wrk can go (bench/flood.sh paces its flood this way).
 -- Prints one line "BENCH name=value ..." with the throughput, latency percentiles and statuses.
 
 local threads = {}
@@ -54,6 +57,13 @@ function request()
     local r = prepared[position]
     position = position % #prepared + 1
     return r
+end
+
+local pause_ms = tonumber(os.getenv("BENCH_PAUSE_MS") or "")
+if pause_ms ~= nil and pause_ms > 0 then
+    function delay()
+        return pause_ms
+    end
 end
 
 -- Tallying makes wrk copy every body into Lua, which costs the client CPU it would otherwise leave

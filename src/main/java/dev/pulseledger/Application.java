@@ -28,8 +28,10 @@ import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.CorsFilter;
 import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
+import dev.pulseledger.http.FailedAuthGate;
 import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.ListenAddress;
+import dev.pulseledger.http.RefusalHold;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
 import dev.pulseledger.http.RouteTable;
@@ -108,11 +110,14 @@ public final class Application implements AutoCloseable {
     private final StartedParts parts;
     private final WebServer server;
     private final RouteTable routes;
+    /** Logs where the node listens, once it does. */
+    private final Runnable announce;
 
-    private Application(StartedParts parts, WebServer server, RouteTable routes) {
+    private Application(StartedParts parts, WebServer server, RouteTable routes, Runnable announce) {
         this.parts = parts;
         this.server = server;
         this.routes = routes;
+        this.announce = announce;
     }
 
     /** Starts a node; {@code console} receives the one-time secrets (admin key, demo key). */
@@ -126,20 +131,25 @@ public final class Application implements AutoCloseable {
     }
 
     /**
-     * Starts the parts one by one; when a step fails, the parts already started close in reverse
-     * order before the failure is thrown. {@code afterEachStep} hears each part's name once it runs.
+     * Builds the parts (opening the database pools, wiring stores and routes, starting no worker),
+     * then starts the workers and the server in order; when a step fails, every part built or started
+     * so far closes in reverse order before the failure is thrown. {@code afterEachStep} hears each
+     * step's name once it has run.
      */
     static Application start(Config config, PrintStream console, Clock clock, Consumer<String> afterEachStep) {
         StartedParts parts = new StartedParts(afterEachStep);
         try {
-            return start(config, console, clock, parts);
+            Application application = build(config, console, clock, parts);
+            parts.startAll();
+            application.announce.run();
+            return application;
         } catch (RuntimeException | Error e) {
             parts.close();
             throw e;
         }
     }
 
-    private static Application start(Config config, PrintStream console, Clock clock, StartedParts parts) {
+    private static Application build(Config config, PrintStream console, Clock clock, StartedParts parts) {
         Optional<Tls> tls = config.tls().map(ServerTls::load);
         Optional<StrictTransportSecurity> hsts =
                 tls.map(on -> new StrictTransportSecurity(config.get(Settings.HSTS_MAX_AGE)));
@@ -190,11 +200,13 @@ public final class Application implements AutoCloseable {
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
-        parts.add("access feed", accessFeed.start());
+        parts.add("access feed", accessFeed);
+        parts.startLater("access feed", accessFeed::start);
         Access access = new Access(
                 authenticator,
                 new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
                 new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
+        // The writer's thread runs from its construction: the demo seed below spends through it.
         LedgerWriter ledger = parts.add(
                 "ledger writer",
                 new LedgerWriter(
@@ -207,36 +219,37 @@ public final class Application implements AutoCloseable {
                         new BusyAccountLanes.Limits(
                                 config.get(Settings.ACCOUNT_LOCK_WAIT), busyAccountConnections(config)),
                         metrics));
-        parts.add("renewals", new Renewals(database, ledger, clock, Renewals.DEFAULT_LIMITS).start());
+        Renewals renewals = parts.add("renewals", new Renewals(database, ledger, clock, Renewals.DEFAULT_LIMITS));
+        parts.startLater("renewals", renewals::start);
         EventSettings events = config.events();
-        parts.add(
+        MaintenanceScheduler maintenanceScheduler = parts.add(
                 "maintenance scheduler",
-                MaintenanceScheduler.start(maintenances, clock, events.pollInterval(), feed::invalidate));
-        EventFeed eventFeed = parts.add("event feed", EventFeed.start(outbox, events.pollInterval()));
-        parts.add(
+                new MaintenanceScheduler(maintenances, clock, events.pollInterval(), feed::invalidate));
+        parts.startLater("maintenance scheduler", maintenanceScheduler::start);
+        EventFeed eventFeed = parts.add("event feed", EventFeed.atEnd(outbox, events.pollInterval()));
+        parts.startLater("event feed", eventFeed::start);
+        // The worker's HTTP client owns a selector thread from its creation, which only a started worker's close
+        // ends reliably, so the worker is made and started in one step.
+        DeliveryWorker.Settings delivery = new DeliveryWorker.Settings(
+                events.pollInterval(), events.webhookMaxAttempts(), events.webhookRetryBase(), events.webhookTimeout());
+        parts.startLater(
                 "webhook worker",
-                DeliveryWorker.start(
-                        webhooks,
-                        outbox,
-                        new DeliveryWorker.Settings(
-                                events.pollInterval(),
-                                events.webhookMaxAttempts(),
-                                events.webhookRetryBase(),
-                                events.webhookTimeout()),
-                        clock,
-                        new SecureRandom(),
-                        metrics));
-        parts.add(
+                () -> parts.add(
+                        "webhook worker",
+                        DeliveryWorker.create(webhooks, outbox, delivery, clock, new SecureRandom(), metrics)
+                                .start()));
+        IdempotencyCleaner idempotencyCleaner = parts.add(
                 "idempotency cleaner",
                 new IdempotencyCleaner(
-                                database,
-                                clock,
-                                config.get(Settings.IDEMPOTENCY_RETENTION),
-                                IdempotencyCleaner.DEFAULT_LIMITS)
-                        .start());
-        SpendActivity spendActivity = parts.add("spend activity", SpendActivity.start(database, clock));
+                        database,
+                        clock,
+                        config.get(Settings.IDEMPOTENCY_RETENTION),
+                        IdempotencyCleaner.DEFAULT_LIMITS));
+        parts.startLater("idempotency cleaner", idempotencyCleaner::start);
+        SpendActivity spendActivity = parts.add("spend activity", new SpendActivity(database, clock));
+        parts.startLater("spend activity", spendActivity::start);
         if (config.get(Settings.DEMO)) {
-            DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console);
+            parts.startLater("demo seed", () -> DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console));
         }
 
         HttpRouting.Builder routing = HttpRouting.builder();
@@ -249,6 +262,11 @@ public final class Application implements AutoCloseable {
         }
         routing.addFilter(new UnreadBodyCloses());
         hsts.ifPresent(routing::addFilter);
+        routing.addFilter(new FailedAuthGate(
+                access,
+                new RefusalHold(
+                        config.get(Settings.AUTH_FAILURE_HOLD),
+                        config.serverLimits().maxConcurrentRequests() / 4)));
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
@@ -326,6 +344,7 @@ public final class Application implements AutoCloseable {
                 new RequestDeadlines(
                         config.serverLimits().requestTimeout(),
                         Set.of(PulseStreamRoutes.PATH, AccountStreamRoutes.PATH)));
+        parts.startLater("request deadlines", deadlines::start);
         WebServerConfig.Builder serverConfig = WebServer.builder()
                 .host(config.get(Settings.HOST))
                 .port(config.get(Settings.PORT))
@@ -338,20 +357,25 @@ public final class Application implements AutoCloseable {
         ServerSettings.apply(serverConfig, config.serverLimits(), deadlines);
         tls.ifPresent(serverConfig::tls);
         WebServer server = serverConfig.build();
-        parts.add("http server", server.start(), server::stop);
-        if (!server.isRunning() || server.port() < 0) {
-            throw ListenAddress.cannotListen(
-                    config.get(Settings.HOST), config.get(Settings.PORT), "the web server did not start");
-        }
+        parts.add("http server", server, server::stop);
+        parts.startLater("http server", () -> {
+            server.start();
+            if (!server.isRunning() || server.port() < 0) {
+                throw ListenAddress.cannotListen(
+                        config.get(Settings.HOST), config.get(Settings.PORT), "the web server did not start");
+            }
+        });
         // Closed before the server stops, so that open event streams end instead of holding it up.
         parts.add("open event streams", eventFeed, eventFeed::close);
-        LOG.info(
-                "Pulseledger {} listening on {} with {}",
-                BuildInfo.version(),
-                ListenAddress.url(tls.isPresent(), config.get(Settings.HOST), server.port()),
-                database.describe());
-        LOG.info("Admin key in force: {}. {}", adminKeys.description(), AdminKeys.REPLACE_LOST_KEY);
-        return new Application(parts, server, routes);
+        Runnable announce = () -> {
+            LOG.info(
+                    "Pulseledger {} listening on {} with {}",
+                    BuildInfo.version(),
+                    ListenAddress.url(tls.isPresent(), config.get(Settings.HOST), server.port()),
+                    database.describe());
+            LOG.info("Admin key in force: {}. {}", adminKeys.description(), AdminKeys.REPLACE_LOST_KEY);
+        };
+        return new Application(parts, server, routes, announce);
     }
 
     /** Each node counts alone unless Redis is configured; then every node shares each key's bucket. */

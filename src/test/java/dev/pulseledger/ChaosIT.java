@@ -41,7 +41,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Three packaged nodes on one PostgreSQL, each through its own TCP relay, under a mixed load (spends
- * with and without Idempotency-Key, double reverts from two nodes at once, balance reads, credits)
+ * with and without Idempotency-Key, double reverts from two nodes at once, balance reads, credits,
+ * reservations settled or released from two nodes at once or left to expire)
  * while one node is killed and restarted, one is paused while it holds an account's row lock, the
  * database is cut off from every node, and one node's connections are cut. Every request and answer
  * is recorded; afterwards the ledger and the answers must agree (CONTRACT §6, §12).
@@ -66,6 +67,9 @@ class ChaosIT {
 
     private final Queue<Exchange> log = new ConcurrentLinkedQueue<>();
     private final AtomicReferenceArray<JarNode> nodes = new AtomicReferenceArray<>(NODES);
+    /** Every node started, killed ones too, so that their logs can be shown when a check fails. */
+    private final Queue<JarNode> started = new ConcurrentLinkedQueue<>();
+
     private final List<String> recoveries = new ArrayList<>();
     private final List<String> slowRecoveries = new ArrayList<>();
     private volatile boolean running = true;
@@ -79,7 +83,7 @@ class ChaosIT {
         List<TcpProxy> proxies = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
             proxies.add(TcpProxy.inFrontOf(url));
-            nodes.set(i, JarNode.start(proxies.get(i).proxied(url)));
+            nodes.set(i, started(JarNode.start(proxies.get(i).proxied(url))));
         }
         List<Thread> workers = new ArrayList<>();
         try {
@@ -94,7 +98,7 @@ class ChaosIT {
 
             JarNode killed = nodes.getAndSet(0, null);
             killed.kill();
-            nodes.set(0, JarNode.start(proxies.get(0).proxied(url)));
+            nodes.set(0, started(JarNode.start(proxies.get(0).proxied(url))));
             servesAgain("node 0 after SIGKILL and restart", 0);
 
             Duration blocked = pauseWhileHoldingALock(1, url);
@@ -247,8 +251,10 @@ class ChaosIT {
                 idempotentSpend(random, me);
             } else if (roll < 72) {
                 doubleRevert(random);
-            } else if (roll < 92) {
+            } else if (roll < 87) {
                 send("balance", index, me, "GET", "/api/tokens/balance", null);
+            } else if (roll < 93) {
+                reservation(random, me);
             } else {
                 credit(index, me, 1 + random.nextInt(100));
             }
@@ -295,6 +301,32 @@ class ChaosIT {
         a.join();
     }
 
+    /**
+     * Holds a few tokens for 1 to 3 s, then settles or releases the hold from two nodes at the same
+     * moment, or leaves it to expire (which some node's sweep must end exactly once).
+     */
+    private void reservation(Random random, Fixtures.Caller me) {
+        Exchange held = send(
+                "reserve",
+                random.nextInt(NODES),
+                me,
+                "POST",
+                "/api/tokens/reservations",
+                Map.of("amount", 1 + random.nextInt(10), "expiresInSeconds", 1 + random.nextInt(3)),
+                null);
+        int ending = random.nextInt(3);
+        if (held.status() != 201 || ending == 0) {
+            return;
+        }
+        String path = "/api/tokens/reservations/"
+                + held.reply().json().path("reservationId").asText() + (ending == 1 ? "/settle" : "/release");
+        String operation = ending == 1 ? "settle" : "release";
+        int first = random.nextInt(NODES);
+        CompletableFuture<?> a = CompletableFuture.runAsync(() -> send(operation, first, me, "POST", path, null));
+        send(operation, (first + 1) % NODES, me, "POST", path, null);
+        a.join();
+    }
+
     private void credit(int index, Fixtures.Caller me, long amount) {
         JarNode node = nodes.get(index);
         if (node == null) {
@@ -314,13 +346,18 @@ class ChaosIT {
     }
 
     private Exchange send(String operation, int index, Fixtures.Caller me, String method, String path, String key) {
+        return send(operation, index, me, method, path, null, key);
+    }
+
+    private Exchange send(
+            String operation, int index, Fixtures.Caller me, String method, String path, Object body, String key) {
         JarNode node = nodes.get(index);
         long start = System.nanoTime();
         Reply reply = null;
         if (node != null) {
             try {
                 reply = new Api(node.baseUrl(), me.key())
-                        .send(method, path, null, key == null ? Map.of() : Map.of("Idempotency-Key", key));
+                        .send(method, path, body, key == null ? Map.of() : Map.of("Idempotency-Key", key));
             } catch (UncheckedIOException e) {
                 // no answer: recorded as such
             }
@@ -350,6 +387,9 @@ class ChaosIT {
                 faults.add(e.operation() + " on node " + e.node() + " -> " + e.reply());
             }
         }
+        if (!faults.isEmpty()) {
+            started.forEach(node -> System.out.println("Errors logged by a node:\n" + errorsLogged(node.output())));
+        }
         assertThat(faults).as("5xx other than 503 with Retry-After").isEmpty();
         assertThat(slowRecoveries)
                 .as("nodes that took longer than %s to serve again", SERVES_AGAIN_WITHIN)
@@ -366,6 +406,14 @@ class ChaosIT {
                         b -> b.path("revertedAt").asText()))
                 .as("spendings whose reverts answered different revertedAt")
                 .isEmpty();
+        assertThat(differentReplies(
+                        e -> e.operation().equals("settle") || e.operation().equals("release"),
+                        e -> e.reply().json().path("reservationId").asText(),
+                        b -> b.path("status").asText() + " "
+                                + b.path("settledAmount").asText() + " "
+                                + b.path("spendingId").asText()))
+                .as("reservations whose settles or releases answered differently")
+                .isEmpty();
         assertThat(acknowledgedSpendingsNotDebitedOnce(url))
                 .as("acknowledged spendings")
                 .isEmpty();
@@ -373,6 +421,21 @@ class ChaosIT {
                 .as("spendings refunded more than once")
                 .isEmpty();
         assertThat(LedgerAudit.mismatches(url)).as("verify").isEmpty();
+    }
+
+    private JarNode started(JarNode node) {
+        started.add(node);
+        return node;
+    }
+
+    /** The node's log from its first ERROR line on, at most 80 lines: the stack trace a 500 left. */
+    private static String errorsLogged(String output) {
+        List<String> lines = output.lines().toList();
+        int first = 0;
+        while (first < lines.size() && !lines.get(first).contains(" ERROR ")) {
+            first++;
+        }
+        return String.join("\n", lines.subList(first, Math.min(lines.size(), first + 80)));
     }
 
     private static String revertedSpending(Exchange e) {

@@ -32,15 +32,53 @@ class StartupFailureTest {
         }
     }
 
+    /** The threads of the node's workers: none runs before every part is built. */
+    private static final Set<String> WORKER_THREADS = Set.of(
+            "access-feed",
+            "renewals",
+            "maintenance-scheduler",
+            "event-feed",
+            "webhook-worker",
+            "idempotency-cleaner",
+            "spend-activity",
+            "request-deadlines");
+
     @Test
-    void aFailureAfterAnyStartUpStepClosesWhatWasStartedLeavingNoThreadAndNoDatabaseConnection() {
+    void theNodeBuildsEveryPartBeforeItStartsAnyWorkerOrTheServer() {
+        String url = TestStore.POSTGRESQL.newDatabaseUrl();
+        Config config = TestNode.config(url);
+        List<String> steps = new ArrayList<>();
+        List<String> workersRunningWhenBuilt = new ArrayList<>();
+        try (Application node = Application.start(config, QUIET, Clock.systemUTC(), step -> {
+            steps.add(step);
+            if (step.equals(StartedParts.BUILT)) {
+                workersRunningWhenBuilt.addAll(liveThreads().stream()
+                        .map(Thread::getName)
+                        .filter(WORKER_THREADS::contains)
+                        .toList());
+            }
+        })) {
+            assertThat(node.port()).isPositive();
+        }
+        assertThat(workersRunningWhenBuilt).isEmpty();
+        int built = steps.indexOf(StartedParts.BUILT);
+        assertThat(steps.subList(0, built)).contains("database", "lookup database", "http server");
+        assertThat(steps.subList(built + 1, steps.size()))
+                .contains("renewals started", "event feed started", "http server started")
+                .endsWith("http server started");
+    }
+
+    @Test
+    void aFailureAfterAnyBuildOrStartStepClosesEverythingLeavingNoThreadAndNoDatabaseConnection() {
         String url = TestStore.POSTGRESQL.newDatabaseUrl();
         Config config = TestNode.config(url);
         List<String> steps = new ArrayList<>();
         try (Application warmUp = Application.start(config, QUIET, Clock.systemUTC(), steps::add)) {
             assertThat(warmUp.port()).isPositive();
         }
-        assertThat(steps).contains("database", "http server").hasSizeGreaterThan(5);
+        assertThat(steps)
+                .contains("database", StartedParts.BUILT, "renewals started", "http server started")
+                .hasSizeGreaterThan(20);
         Set<Thread> before = liveThreads();
 
         for (String failing : steps) {

@@ -145,6 +145,12 @@ public final class Settings {
             Kind.wholeNumber(1, 1_000_000),
             "600",
             "Unknown keys one client address may send per minute; beyond it 429 without a key lookup.");
+    public static final Setting<Duration> AUTH_FAILURE_HOLD = declare(
+            "auth-failure-hold-ms",
+            Kind.millis(0, 10_000),
+            "1000",
+            "How long a 429 for too many unknown keys is held before it is sent (0: at once), so that a"
+                    + " flooding client waiting for its answers slows down.");
     public static final Setting<AddressRanges> TRUSTED_PROXIES = declare(
             "trusted-proxies",
             new Kind<>("comma-separated IP addresses or CIDR ranges, or nothing", AddressRanges::parse, false),
@@ -160,8 +166,11 @@ public final class Settings {
                     false),
             "",
             "Browser origins whose pages may call /api/ (CORS); none: CORS is off.");
-    public static final Setting<Boolean> ACCESS_LOG =
-            declare("access-log", Kind.bool(), "false", "Logs one line per request (never its key or query).");
+    public static final Setting<Boolean> ACCESS_LOG = declare(
+            "access-log",
+            Kind.bool(),
+            "false",
+            "Logs one line per request (never its key or query); 401 and 429 lines at most 10 a second.");
 
     public static final Setting<Optional<String>> REDIS_URL = declareSecret(
             "redis-url",

@@ -48,11 +48,14 @@ public final class EventFeed implements AutoCloseable {
         this.poller = Thread.ofPlatform().name("event-feed").daemon(true).unstarted(this::poll);
     }
 
-    /** Starts following the outbox from its current end. */
-    public static EventFeed start(Outbox outbox, Duration pollInterval) {
-        EventFeed feed = new EventFeed(outbox, pollInterval, outbox.lastSequence());
-        feed.poller.start();
-        return feed;
+    /** A feed that, once started, follows the outbox from its current end. */
+    public static EventFeed atEnd(Outbox outbox, Duration pollInterval) {
+        return new EventFeed(outbox, pollInterval, outbox.lastSequence());
+    }
+
+    public EventFeed start() {
+        poller.start();
+        return this;
     }
 
     /** The sequence number of the last event this feed has handed to its subscribers. */

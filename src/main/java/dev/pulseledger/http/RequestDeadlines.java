@@ -36,8 +36,13 @@ public final class RequestDeadlines implements Http1ConnectionListener, AutoClos
         this.streamingPaths = Set.copyOf(streamingPaths);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("request-deadlines").daemon(true).factory());
+    }
+
+    /** Starts ending requests that outlive their deadline. */
+    public RequestDeadlines start() {
         ScheduledFuture<?> unused = sweeper.scheduleWithFixedDelay(
                 this::sweep, SWEEP_PERIOD.toMillis(), SWEEP_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        return this;
     }
 
     /** Called by Helidon as each request line is read: the request's clock starts here. */

@@ -1,7 +1,7 @@
 package dev.pulseledger.http;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -50,7 +50,9 @@ final class RequestFraming {
         FAILED
     }
 
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+    /* The line being read, without its CRLF: a plain array, since every header byte passes here. */
+    private byte[] line = new byte[256];
+    private int lineLength;
     private State state;
     private @Nullable Fault fault;
     private int headBytes;
@@ -68,7 +70,7 @@ final class RequestFraming {
 
     /** Starts on the next request of the connection. */
     void next() {
-        line.reset();
+        lineLength = 0;
         state = State.LINE;
         fault = null;
         headBytes = 0;
@@ -138,15 +140,18 @@ final class RequestFraming {
         if (b == CR) {
             state = State.LINE_LF;
         } else {
-            line.write(b);
+            if (lineLength == line.length) {
+                line = Arrays.copyOf(line, Math.min(2 * line.length, MAX_HEAD_BYTES));
+            }
+            line[lineLength++] = b;
         }
         return true;
     }
 
     private boolean endOfLine() {
         headBytes++;
-        String text = line.toString(StandardCharsets.ISO_8859_1);
-        line.reset();
+        String text = new String(line, 0, lineLength, StandardCharsets.ISO_8859_1);
+        lineLength = 0;
         state = State.LINE;
         if (!requestLineSeen) {
             // The server checks the request line itself; only its line ending matters here.

@@ -23,7 +23,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.function.Function;
@@ -111,8 +110,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     record LockedAccount(AccountState account, List<Grant> grants) {}
 
     /** Reads rows of {@link #LOCKED_COLUMNS}. */
-    static void readAccounts(PreparedStatement ps, Map<String, LockedAccount> accounts) throws SQLException {
-        try (ResultSet rs = ps.executeQuery()) {
+    static void readAccounts(ResultSet rs, Map<String, LockedAccount> accounts) throws SQLException {
+        try (rs) {
             while (rs.next()) {
                 accounts.put(rs.getString("id"), new LockedAccount(account(rs), new ArrayList<>()));
             }
@@ -120,14 +119,15 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     }
 
     /** Reads rows of {@link #LIVE_GRANTS} into their accounts. */
-    static void readGrants(PreparedStatement ps, Map<String, LockedAccount> accounts) throws SQLException {
-        try (ResultSet rs = ps.executeQuery()) {
+    static void readGrants(ResultSet rs, Map<String, LockedAccount> accounts) throws SQLException {
+        try (rs) {
             while (rs.next()) {
                 Grant grant = GrantRows.grant(rs).orElseThrow();
-                // The query reads grants of the locked accounts only.
-                Objects.requireNonNull(accounts.get(grant.accountId()), grant.accountId())
-                        .grants()
-                        .add(grant);
+                // An account asked for but not locked (none such, or made since) is not decided on.
+                LockedAccount owner = accounts.get(grant.accountId());
+                if (owner != null) {
+                    owner.grants().add(grant);
+                }
             }
         }
     }

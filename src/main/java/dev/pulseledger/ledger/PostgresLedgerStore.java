@@ -18,10 +18,10 @@ import java.util.SortedSet;
 import java.util.stream.Stream;
 
 /**
- * The ledger on PostgreSQL: a round locks its accounts (reading their live grants) with one
- * {@code SELECT … FOR UPDATE}, which a writer's batch runs with {@code SKIP LOCKED} so that it never
- * waits for an account locked elsewhere, and writes its balances, spendings, grants, allocations and ledger lines as
- * arrays in one statement, so a batch costs the same few round trips whatever its size.
+ * The ledger on PostgreSQL: a round locks its accounts with one {@code SELECT … FOR UPDATE}, which a
+ * writer's batch runs with {@code SKIP LOCKED} so that it never waits for an account locked elsewhere, and
+ * reads their live grants in the same round trip; it writes its balances, spendings, grants, allocations
+ * and ledger lines as arrays in one statement, so a batch costs the same few round trips whatever its size.
  */
 final class PostgresLedgerStore extends JdbcLedgerStore {
     private static final String LOCK_MANY = LOCKED_COLUMNS + " WHERE a.id = ANY (?) ORDER BY a.id FOR UPDATE OF a";
@@ -33,7 +33,14 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     private static final String SET_LOCK_WAIT =
             "SELECT current_setting('lock_timeout') AS replaced, set_config('lock_timeout', ?, true)";
 
-    private static final String GRANTS_OF_MANY = LIVE_GRANTS + " AND g.account_id = ANY (?)";
+    /**
+     * {@link #LIVE_GRANTS} through the index on {@code grants.live} (V100), which a spend's update of
+     * {@code remaining} leaves alone. Sent with the lock, in the same round trip: each statement takes its
+     * snapshot when it starts, so the grants are read after the locks are held, as the round that held one
+     * last committed them.
+     */
+    private static final String GRANTS_OF_MANY =
+            ";\nSELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.live AND g.account_id = ANY (?)";
 
     /** WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. */
     private static final String WRITE_CHANGES = """
@@ -80,28 +87,39 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         Map<String, LockedAccount> accounts = new HashMap<>();
         Array idArray = connection.createArrayOf("text", ids.toArray());
         if (lockWait.isZero()) {
-            lock(connection, LOCK_FREE_ONES, idArray, accounts);
-            if (accounts.size() < ids.size()) {
-                requireNoneBusy(connection, ids, accounts.keySet());
-            }
+            lockAndReadGrants(connection, LOCK_FREE_ONES, idArray, accounts, () -> {
+                if (accounts.size() < ids.size()) {
+                    requireNoneBusy(connection, ids, accounts.keySet());
+                }
+            });
         } else {
             String replaced = setLockWait(connection, Long.toString(lockWait.toMillis()));
-            lock(connection, LOCK_MANY, idArray, accounts);
+            lockAndReadGrants(connection, LOCK_MANY, idArray, accounts, () -> {});
             // Only the account locks wait this long; every later lock of the round waits as usual.
             setLockWait(connection, replaced);
-        }
-        try (PreparedStatement ps = connection.prepareStatement(GRANTS_OF_MANY)) {
-            ps.setArray(1, idArray);
-            readGrants(ps, accounts);
         }
         return accounts;
     }
 
-    private static void lock(Connection connection, String sql, Array ids, Map<String, LockedAccount> accounts)
+    /** Checks the locked accounts before their grants are taken in. */
+    @FunctionalInterface
+    private interface LockCheck {
+        void run() throws SQLException;
+    }
+
+    private static void lockAndReadGrants(
+            Connection connection, String lock, Array ids, Map<String, LockedAccount> accounts, LockCheck check)
             throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+        try (PreparedStatement ps = connection.prepareStatement(lock + GRANTS_OF_MANY)) {
             ps.setArray(1, ids);
-            readAccounts(ps, accounts);
+            ps.setArray(2, ids);
+            ps.execute();
+            readAccounts(ps.getResultSet(), accounts);
+            check.run();
+            if (!ps.getMoreResults()) {
+                throw new IllegalStateException("The lock statement returned no grants result");
+            }
+            readGrants(ps.getResultSet(), accounts);
         }
     }
 

@@ -46,13 +46,13 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
         try (PreparedStatement ps = connection.prepareStatement(LOCK_ONE)) {
             for (String id : ids) {
                 ps.setString(1, id);
-                readAccounts(ps, accounts);
+                readAccounts(ps.executeQuery(), accounts);
             }
         }
         try (PreparedStatement ps = connection.prepareStatement(GRANTS_OF_ONE)) {
             for (String id : accounts.keySet()) {
                 ps.setString(1, id);
-                readGrants(ps, accounts);
+                readGrants(ps.executeQuery(), accounts);
             }
         }
         return accounts;

@@ -19,7 +19,12 @@ public final class MaintenanceScheduler implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    private MaintenanceScheduler(MaintenanceStore store, Clock clock, Duration interval, Runnable changed) {
+    /**
+     * A scheduler that, once started, checks every {@code interval} for maintenance windows to begin or end.
+     *
+     * @param changed told after this node took a step, so its own caches show the new statuses at once
+     */
+    public MaintenanceScheduler(MaintenanceStore store, Clock clock, Duration interval, Runnable changed) {
         this.store = store;
         this.clock = clock;
         this.interval = interval;
@@ -28,15 +33,9 @@ public final class MaintenanceScheduler implements AutoCloseable {
                 Thread.ofPlatform().name("maintenance-scheduler").daemon(true).unstarted(this::loop);
     }
 
-    /**
-     * Starts a scheduler that checks every {@code interval} for maintenance windows to begin or end.
-     *
-     * @param changed told after this node took a step, so its own caches show the new statuses at once
-     */
-    public static MaintenanceScheduler start(MaintenanceStore store, Clock clock, Duration interval, Runnable changed) {
-        MaintenanceScheduler scheduler = new MaintenanceScheduler(store, clock, interval, changed);
-        scheduler.thread.start();
-        return scheduler;
+    public MaintenanceScheduler start() {
+        thread.start();
+        return this;
     }
 
     private void loop() {

@@ -17,30 +17,37 @@ import java.util.List;
  * spending drew exactly its amount from grants and is refunded at most its amount, once per revert line;
  * each grant has exactly one ledger line that granted it; each reservation was held by one line, ended at
  * most once (one release line, none while held), settled no more than it held, and drew and returned
- * exactly its amount.
+ * exactly its amount. Each statement reads each of its tables once, grouped, so a check costs the same
+ * per row at any size (no lookup per account or per spending).
  */
 public final class LedgerVerifier {
-    private static final String BALANCES = "SELECT a.id, a.balance,"
-            + " COALESCE((SELECT SUM(l.amount) FROM ledger_entries l WHERE l.account_id = a.id), 0),"
-            + " COALESCE((SELECT SUM(l.amount) FROM ledger_entries l"
-            + "   WHERE l.account_id = a.id AND l.kind IN ('credit', 'allowance', 'expire')), 0),"
-            + " COALESCE((SELECT SUM(s.amount - s.reverted_amount) FROM spendings s WHERE s.account_id = a.id), 0),"
-            + " COALESCE((SELECT SUM(r.amount) FROM reservations r WHERE r.account_id = a.id"
-            + "   AND r.status = 'held'), 0),"
-            + " COALESCE((SELECT SUM(g.remaining) FROM grants g WHERE g.account_id = a.id AND g.remaining > 0), 0)"
-            + " FROM accounts a ORDER BY a.id";
+    private static final String BALANCES = "SELECT a.id, a.balance, COALESCE(l.total, 0), COALESCE(l.granted, 0),"
+            + " COALESCE(s.kept, 0), COALESCE(r.held, 0), COALESCE(g.remaining, 0) FROM accounts a"
+            + " LEFT JOIN (SELECT account_id, SUM(amount) AS total,"
+            + "   SUM(CASE WHEN kind IN ('credit', 'allowance', 'expire') THEN amount ELSE 0 END) AS granted"
+            + "   FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id"
+            + " LEFT JOIN (SELECT account_id, SUM(amount - reverted_amount) AS kept FROM spendings"
+            + "   GROUP BY account_id) s ON s.account_id = a.id"
+            + " LEFT JOIN (SELECT account_id, SUM(amount) AS held FROM reservations WHERE status = 'held'"
+            + "   GROUP BY account_id) r ON r.account_id = a.id"
+            + " LEFT JOIN (SELECT account_id, SUM(remaining) AS remaining FROM grants WHERE remaining > 0"
+            + "   GROUP BY account_id) g ON g.account_id = a.id"
+            + " ORDER BY a.id";
     private static final String REFUNDS = "SELECT s.id, s.account_id, s.status, s.amount, s.reverted_amount,"
-            + " (SELECT COALESCE(SUM(l.amount), 0) FROM ledger_entries l WHERE l.spending_id = s.id"
-            + "   AND l.kind = 'revert'),"
-            + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = s.id AND l.kind = 'spend'),"
-            + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0), COALESCE(d.grants, 0)"
-            + " FROM spendings s LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned,"
+            + " COALESCE(l.refunded, 0), COALESCE(l.spends, 0),"
+            + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0), COALESCE(d.grants, 0) FROM spendings s"
+            + " LEFT JOIN (SELECT spending_id, SUM(CASE WHEN kind = 'revert' THEN amount ELSE 0 END) AS refunded,"
+            + "   SUM(CASE WHEN kind = 'spend' THEN 1 ELSE 0 END) AS spends FROM ledger_entries"
+            + "   WHERE spending_id IS NOT NULL GROUP BY spending_id) l ON l.spending_id = s.id"
+            + " LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned,"
             + "   COUNT(*) AS grants FROM spending_grants GROUP BY spending_id) d ON d.spending_id = s.id";
     private static final String GRANTS = "SELECT g.id, g.account_id, g.amount, g.remaining, g.expired,"
-            + " COALESCE(h.held, 0), (SELECT COUNT(*) FROM ledger_entries l WHERE l.account_id = g.account_id"
-            + "   AND l.grant_id = g.id AND l.kind IN ('credit', 'allowance'))"
-            + " FROM grants g LEFT JOIN (SELECT grant_id, SUM(amount - returned) AS held FROM spending_grants"
-            + "   GROUP BY grant_id) h ON h.grant_id = g.id";
+            + " COALESCE(h.held, 0), COALESCE(l.lines, 0) FROM grants g"
+            + " LEFT JOIN (SELECT grant_id, SUM(amount - returned) AS held FROM spending_grants"
+            + "   GROUP BY grant_id) h ON h.grant_id = g.id"
+            + " LEFT JOIN (SELECT account_id, grant_id, COUNT(*) AS lines FROM ledger_entries"
+            + "   WHERE grant_id IS NOT NULL AND kind IN ('credit', 'allowance') GROUP BY account_id, grant_id) l"
+            + "   ON l.grant_id = g.id AND l.account_id = g.account_id";
     private static final String RESERVATIONS = "SELECT r.id, r.account_id, r.status, r.amount,"
             + " COALESCE(r.settled_amount, 0), (SELECT s.amount FROM spendings s WHERE s.id = r.spending_id),"
             + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = r.id AND l.kind = 'hold'),"

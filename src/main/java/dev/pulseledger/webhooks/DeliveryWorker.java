@@ -84,7 +84,8 @@ public final class DeliveryWorker implements AutoCloseable {
         this.thread = Thread.ofPlatform().name("webhook-worker").daemon(true).unstarted(this::run);
     }
 
-    public static DeliveryWorker start(
+    /** A worker that delivers once started. */
+    public static DeliveryWorker create(
             WebhookStore store,
             Outbox outbox,
             Settings settings,
@@ -93,10 +94,12 @@ public final class DeliveryWorker implements AutoCloseable {
             MeterRegistry registry) {
         // --webhook-retry-base-ms is at most an hour, so the cap never falls below the base.
         Backoff backoff = new Backoff(settings.retryBase(), MAX_RETRY_DELAY, random);
-        DeliveryWorker worker =
-                new DeliveryWorker(store, outbox, settings, backoff, clock, new WebhookMetrics(registry));
-        worker.thread.start();
-        return worker;
+        return new DeliveryWorker(store, outbox, settings, backoff, clock, new WebhookMetrics(registry));
+    }
+
+    public DeliveryWorker start() {
+        thread.start();
+        return this;
     }
 
     private void run() {

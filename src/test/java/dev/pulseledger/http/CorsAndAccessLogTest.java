@@ -2,6 +2,7 @@ package dev.pulseledger.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pulseledger.keys.Secrets;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LogCapture;
 import dev.pulseledger.support.Reply;
@@ -86,6 +87,36 @@ class CorsAndAccessLogTest {
                     .anyMatch(line -> line.contains("\"GET /api/tokens/balance\" 200"))
                     .anyMatch(line -> line.contains("\"GET /api/pl_…\" 404"))
                     .noneMatch(line -> line.contains(key) || line.contains("secret-query"));
+        }
+    }
+
+    @Test
+    void aFloodOfRefusedKeysIsSampledInTheAccessLog() {
+        try (LogCapture logs = new LogCapture();
+                TestNode node = TestNode.start(
+                        TestStore.SQLITE.newDatabaseUrl(),
+                        "--access-log",
+                        "--auth-failures-per-minute",
+                        "5",
+                        "--auth-failure-hold-ms",
+                        "0")) {
+            long start = System.nanoTime();
+            for (int i = 0; i < 300; i++) {
+                node.caller(Secrets.newCallerKey()).get("/api/tokens/balance");
+            }
+            // The lines left out are counted, and the next refusal logged says how many.
+            Waiting.until("a refusal line says how many were left out", () -> {
+                node.caller(Secrets.newCallerKey()).get("/api/tokens/balance");
+                return logs.lines().stream().anyMatch(line -> line.contains("more 401/429 lines left out"));
+            });
+            long seconds = 1 + (System.nanoTime() - start) / 1_000_000_000L;
+            long refusalLines = logs.lines().stream()
+                    .filter(line -> line.startsWith("dev.pulseledger.access ")
+                            && (line.contains(" 401 ") || line.contains(" 429 ")))
+                    .count();
+            assertThat(refusalLines)
+                    .as("refusal lines of over 300 refusals in %d s", seconds)
+                    .isLessThanOrEqualTo(AccessLog.REFUSAL_LINES_PER_SECOND * (seconds + 2));
         }
     }
 

@@ -51,11 +51,12 @@ final class MalformedRequests {
     private static final List<String> BAD_LIMITS = List.of("0", "-1", "101", "abc", "1.5", "99999999999", "", "%00");
     private static final List<String> METHODS =
             List.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "FOO", "get");
+    /* Not JSON null: where a body is optional it counts as left out (Requests.optionalJsonBody), so a
+    key created from it is a well-formed request, not a state change a malformed one made. */
     private static final List<String> BAD_BODIES = List.of(
             "{",
             "}",
             "[]",
-            "null",
             "\"text\"",
             "{\"name\": }",
             "{\"name\": \"a\",}",

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,7 +40,9 @@ class FailedAuthenticationFloodTest {
                 "--auth-failures-per-minute",
                 Integer.toString(ALLOWANCE),
                 "--events-poll-ms",
-                "5000")) {
+                "5000",
+                "--auth-failure-hold-ms",
+                "0")) {
             Api legit = node.caller(new Fixtures(node).caller(1000).key());
             assertThat(legit.get("/api/tokens/balance").status()).isEqualTo(200);
             // The node's own background work (feeds, workers) runs meanwhile; measured alone first, it is
@@ -87,10 +90,44 @@ class FailedAuthenticationFloodTest {
             assertThat(refused.contentType()).isEqualTo("application/problem+json");
             assertThat(Long.parseLong(refused.header("Retry-After").orElseThrow()))
                     .isBetween(1L, 60L);
+            assertThat(refused.json().path("status").asInt()).isEqualTo(429);
+            assertThat(refused.json().path("type").asText()).endsWith("/too-many-failed-authentications");
+            assertThat(refused.header("X-Request-Id"))
+                    .as("every response has a request id")
+                    .isPresent();
+            assertThat(refused.header("Cache-Control")).contains("no-store");
+            assertThat(stranger.get("/admin/plans").status())
+                    .as("an unknown key on an admin path, from the same address")
+                    .isEqualTo(429);
             assertThat(node.admin().get("/admin/plans").status())
                     .as("the admin key from the same address")
                     .isEqualTo(200);
             assertThat(node.anonymous().get("/api/tokens/balance").code()).isEqualTo("missing_api_key");
+        }
+    }
+
+    @Test
+    void aFloodersRefusalsAreHeldWhileGoodKeysFromItsAddressAreAnsweredAtOnce() throws Exception {
+        Duration hold = Duration.ofSeconds(5);
+        try (TestNode node = TestNode.start(
+                TestStore.SQLITE.newDatabaseUrl(),
+                "--auth-failures-per-minute",
+                "1",
+                "--auth-failure-hold-ms",
+                Long.toString(hold.toMillis()))) {
+            Api legit = node.caller(new Fixtures(node).caller(1000).key());
+            Api stranger = node.caller(Secrets.newCallerKey());
+            assertThat(stranger.get("/api/tokens/balance").status()).isEqualTo(401);
+
+            long start = System.nanoTime();
+            CompletableFuture<Reply> refused = CompletableFuture.supplyAsync(() -> stranger.get("/api/tokens/balance"));
+            assertThat(legit.get("/api/tokens/balance").status()).isEqualTo(200);
+            assertThat(refused)
+                    .as("the refusal, while the good key was answered")
+                    .isNotDone();
+
+            assertThat(refused.get().status()).isEqualTo(429);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(hold);
         }
     }
 

@@ -10,6 +10,7 @@ import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -51,26 +53,44 @@ class SharedRateLimitTest {
                 clock.advance(Duration.ofMinutes(1));
             }
 
-            send(nodes, LIMIT_PER_MINUTE);
-            redis.stop();
-            Map<Integer, Integer> withoutRedis = send(nodes, 200);
-            System.out.printf("With Redis stopped: %s%n", withoutRedis);
-            assertThat(withoutRedis.keySet()).as("never a 5xx").isSubsetOf(200, 429);
-            assertThat(withoutRedis.getOrDefault(200, 0))
-                    .as("each node counts on its own, from a full bucket")
+            // Redis stops in the middle of a minute's traffic, with requests in flight.
+            Tally aroundTheStop = send(nodes, 1000, 300, redis::stop);
+            System.out.printf(
+                    "Redis stopped mid-run: %s before, %s after%n", aroundTheStop.before(), aroundTheStop.after());
+            assertThat(aroundTheStop.before().keySet()).as("never a 5xx").isSubsetOf(200, 429);
+            assertThat(aroundTheStop.after().keySet()).as("never a 5xx").isSubsetOf(200, 429);
+            assertThat(aroundTheStop.after().getOrDefault(200, 0))
+                    .as("served after Redis stopped: each node counts on its own, from a full bucket")
                     .isPositive();
         }
     }
 
-    /** Sends {@code count} balance reads spread over the nodes from 8 threads; counts the statuses. */
+    /** Statuses of the requests sent before an action ran, and of those sent after it returned. */
+    private record Tally(Map<Integer, Integer> before, Map<Integer, Integer> after) {}
+
     private static Map<Integer, Integer> send(List<Api> nodes, int count) throws Exception {
-        Map<Integer, AtomicInteger> counts = new ConcurrentHashMap<>();
+        return send(nodes, count, count, () -> {}).before();
+    }
+
+    /**
+     * Sends {@code count} balance reads spread over the nodes from 8 threads; the sender of request
+     * number {@code at} first runs {@code action}, and requests started after it count as after.
+     */
+    private static Tally send(List<Api> nodes, int count, int at, Runnable action) throws Exception {
+        Map<Integer, AtomicInteger> before = new ConcurrentHashMap<>();
+        Map<Integer, AtomicInteger> after = new ConcurrentHashMap<>();
+        AtomicBoolean done = new AtomicBoolean();
         AtomicInteger next = new AtomicInteger();
         try (ExecutorService threads = Executors.newFixedThreadPool(8)) {
-            List<Future<?>> senders = new java.util.ArrayList<>();
+            List<Future<?>> senders = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 senders.add(threads.submit(() -> {
                     for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                        if (i == at) {
+                            action.run();
+                            done.set(true);
+                        }
+                        Map<Integer, AtomicInteger> counts = done.get() ? after : before;
                         int status = nodes.get(i % nodes.size())
                                 .get("/api/tokens/balance")
                                 .status();
@@ -82,6 +102,10 @@ class SharedRateLimitTest {
                 sender.get();
             }
         }
+        return new Tally(sorted(before), sorted(after));
+    }
+
+    private static Map<Integer, Integer> sorted(Map<Integer, AtomicInteger> counts) {
         Map<Integer, Integer> statuses = new TreeMap<>();
         counts.forEach((status, n) -> statuses.put(status, n.get()));
         return statuses;

@@ -58,7 +58,7 @@ class VerifyCommandTest {
             Run broken = verify(node.databaseUrl());
 
             assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
-            assertThat(broken.out()).contains("spending " + spendingId + " is reverted with 2 refunds");
+            assertThat(broken.out()).contains("spending " + spendingId + " has 100 reverted but revert lines of 200");
         }
     }
 
