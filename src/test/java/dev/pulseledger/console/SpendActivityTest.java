@@ -28,7 +28,7 @@ class SpendActivityTest {
                         Duration.ofSeconds(5),
                         Duration.ofSeconds(30),
                         Duration.ofSeconds(10)));
-                SpendActivity activity = SpendActivity.start(database, clock)) {
+                SpendActivity activity = new SpendActivity(database, clock).start()) {
             activity.spent("acct_a", 5);
             activity.spent("acct_a", 7);
             activity.refused("acct_a");
