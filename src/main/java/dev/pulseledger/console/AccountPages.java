@@ -18,6 +18,9 @@ import dev.pulseledger.ledger.CreditResult;
 import dev.pulseledger.ledger.LedgerCore;
 import dev.pulseledger.ledger.LedgerWriter;
 import dev.pulseledger.ledger.PlanChangeResult;
+import dev.pulseledger.ledger.Reservation;
+import dev.pulseledger.ledger.ReservationQueries;
+import dev.pulseledger.ledger.ReservationStatus;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.tokens.BalanceReader;
@@ -32,15 +35,20 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** One account's page: balance, plan, ledger, spendings and keys; granting, plan change and suspension. */
+/**
+ * One account's page: balance, plan, ledger, spendings, reservations and keys; granting, plan change
+ * and suspension.
+ */
 final class AccountPages {
     static final int LEDGER_PAGE_SIZE = 20;
     private static final int SPENDINGS_SHOWN = 20;
+    static final int RESERVATIONS_PAGE_SIZE = 20;
     private static final Map<String, String> DONE = Map.of(
             "created", "Account created.",
             "credited", "Credits granted.",
@@ -58,6 +66,7 @@ final class AccountPages {
     private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final SpendingQueries spendings;
+    private final ReservationQueries reservations;
     private final Authenticator authenticator;
     private final LedgerHistory history;
     private final Clock clock;
@@ -70,6 +79,7 @@ final class AccountPages {
             LedgerWriter ledger,
             BalanceReader balances,
             SpendingQueries spendings,
+            ReservationQueries reservations,
             Authenticator authenticator,
             LedgerHistory history,
             Clock clock,
@@ -80,6 +90,7 @@ final class AccountPages {
         this.ledger = ledger;
         this.balances = balances;
         this.spendings = spendings;
+        this.reservations = reservations;
         this.authenticator = authenticator;
         this.history = history;
         this.clock = clock;
@@ -98,7 +109,33 @@ final class AccountPages {
                 .flatMap(AccountPages::sequence)
                 .orElse(Long.MAX_VALUE);
         String done = Requests.query(req, "done").map(DONE::get).orElse("");
-        show(res, session, Requests.pathParam(req, "accountId"), 200, Form.empty(), "", ledgerBefore, done);
+        show(
+                res,
+                session,
+                Requests.pathParam(req, "accountId"),
+                200,
+                Form.empty(),
+                "",
+                new Pages(ledgerBefore, ReservationFilter.from(req)),
+                done);
+    }
+
+    /** Where the page's two paged lists start: the ledger's and the reservations'. */
+    private record Pages(long ledgerBefore, ReservationFilter reservations) {
+        static final Pages NEWEST = new Pages(Long.MAX_VALUE, ReservationFilter.ALL_NEWEST);
+    }
+
+    /** The reservations list's status filter (empty: every status) and where its page starts. */
+    private record ReservationFilter(Optional<ReservationStatus> status, long before) {
+        static final ReservationFilter ALL_NEWEST = new ReservationFilter(Optional.empty(), Long.MAX_VALUE);
+
+        static ReservationFilter from(ServerRequest req) {
+            return new ReservationFilter(
+                    Requests.query(req, "reservationStatus").flatMap(ReservationStatus::fromWire),
+                    Requests.query(req, "reservationsBefore")
+                            .flatMap(AccountPages::sequence)
+                            .orElse(Long.MAX_VALUE));
+        }
     }
 
     private void grant(ServerRequest req, ServerResponse res, Session session, Form form) {
@@ -161,7 +198,7 @@ final class AccountPages {
 
     /** The page again with the failed form's values and its errors beside their fields: 422. */
     void showFailed(ServerResponse res, Session session, String accountId, Form form, String formName) {
-        show(res, session, accountId, 422, form, formName, Long.MAX_VALUE, "");
+        show(res, session, accountId, 422, form, formName, Pages.NEWEST, "");
     }
 
     private void show(
@@ -171,7 +208,7 @@ final class AccountPages {
             int status,
             Form form,
             String formName,
-            long ledgerBefore,
+            Pages pages,
             String done) {
         Optional<BalanceView> first = Queued.call(() -> balances.balance(accountId));
         // A renewal or an expiry that is due happens first: the page never shows a stale period.
@@ -186,7 +223,9 @@ final class AccountPages {
             return;
         }
         Account account = found.get();
-        Page<LedgerEntry> ledger = accounts.ledger(accountId, ledgerBefore, LEDGER_PAGE_SIZE);
+        Page<LedgerEntry> ledger = accounts.ledger(accountId, pages.ledgerBefore(), LEDGER_PAGE_SIZE);
+        ReservationFilter filter = pages.reservations();
+        Page<Reservation> held = reservations.list(accountId, filter.status(), filter.before(), RESERVATIONS_PAGE_SIZE);
         Map<String, Object> model = new HashMap<>();
         model.put("account", account);
         model.put("usage", usageChart(accountId, breakdown.get()));
@@ -195,7 +234,18 @@ final class AccountPages {
         model.put("plans", plans.list());
         model.put("ledger", ledger.items());
         model.put("ledgerNext", ledger.nextPosition().orElse(""));
-        model.put("ledgerFirst", ledgerBefore == Long.MAX_VALUE);
+        model.put("ledgerFirst", pages.ledgerBefore() == Long.MAX_VALUE);
+        model.put("reservations", held.items());
+        model.put("reservationsNext", held.nextPosition().orElse(""));
+        model.put("reservationsFirst", filter.before() == Long.MAX_VALUE);
+        model.put(
+                "reservationStatus",
+                filter.status().map(ReservationStatus::wire).orElse(""));
+        model.put(
+                "reservationStatuses",
+                Arrays.stream(ReservationStatus.values())
+                        .map(ReservationStatus::wire)
+                        .toList());
         model.put(
                 "spendings",
                 spendings.list(accountId, Long.MAX_VALUE, SPENDINGS_SHOWN).items());

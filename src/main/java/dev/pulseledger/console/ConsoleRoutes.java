@@ -8,6 +8,7 @@ import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyIssuer;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.LedgerWriter;
+import dev.pulseledger.ledger.ReservationQueries;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.ServiceStore;
@@ -75,6 +76,7 @@ public final class ConsoleRoutes {
                 stores.ledger(),
                 stores.balances(),
                 new SpendingQueries(stores.database()),
+                new ReservationQueries(stores.database()),
                 authenticator,
                 new LedgerHistory(stores.database()),
                 clock,

@@ -5,12 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.ConsoleClient;
 import dev.pulseledger.support.Fixtures;
+import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The account page shows the balance breakdown and the current period the API reports. */
+/** The account page shows the balance breakdown, the current period and the reservations the API reports. */
 class ConsoleAccountPageTest {
     @Test
     void theAccountPageShowsTheAllowanceCreditsAndPeriod() {
@@ -70,5 +76,65 @@ class ConsoleAccountPageTest {
                     .contains("<td class=\"num\">207</td>")
                     .contains("207 tokens this period, at most 207 in a day");
         }
+    }
+
+    @Test
+    void theAccountPageListsItsReservationsPagedAndFilteredOnTheServer() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(10_000);
+            Api api = node.caller(caller.key());
+            List<String> ids = new ArrayList<>();
+            for (int i = 1; i <= 24; i++) {
+                Reply held = api.post("/api/tokens/reservations", Map.of("amount", 10 * i));
+                assertThat(held.status()).isEqualTo(201);
+                ids.add(held.json().get("reservationId").asText());
+            }
+            assertThat(api.post("/api/tokens/reservations/" + ids.get(0) + "/settle", Map.of("amount", 4))
+                            .status())
+                    .isEqualTo(200);
+            assertThat(api.post("/api/tokens/reservations/" + ids.get(1) + "/release")
+                            .status())
+                    .isEqualTo(200);
+            long held = api.get("/api/tokens/balance").json().path("held").asLong();
+            ConsoleClient console = new ConsoleClient(node.baseUrl());
+            assertThat(console.signIn(TestNode.ADMIN_KEY).statusCode()).isEqualTo(303);
+            String path = "/console/accounts/" + caller.accountId();
+
+            String first = console.get(path).body();
+            List<String> firstIds = rows(first);
+            Matcher next = OLDER.matcher(first);
+            assertThat(next.find()).isTrue();
+            String second =
+                    console.get(path + next.group(1).replace("&amp;", "&")).body();
+
+            assertThat(first).contains("<dd id=\"held\">" + String.format(Locale.ENGLISH, "%,d", held) + "</dd>");
+            assertThat(firstIds).hasSize(AccountPages.RESERVATIONS_PAGE_SIZE);
+            assertThat(firstIds.getFirst()).isEqualTo(ids.getLast());
+            List<String> all = new ArrayList<>(firstIds);
+            all.addAll(rows(second));
+            assertThat(all).isEqualTo(ids.reversed());
+            assertThat(second)
+                    .containsPattern("data-reservation=\"" + ids.get(0) + "\" data-status=\"settled\"")
+                    .containsPattern("data-reservation=\"" + ids.get(1) + "\" data-status=\"released\"")
+                    .doesNotContain("rel=\"next\">Older reservations");
+            List<String> onlyHeld =
+                    rows(console.get(path + "?reservationStatus=held").body());
+            assertThat(onlyHeld).hasSize(AccountPages.RESERVATIONS_PAGE_SIZE).doesNotContain(ids.get(0), ids.get(1));
+            assertThat(rows(console.get(path + "?reservationStatus=settled").body()))
+                    .containsExactly(ids.get(0));
+        }
+    }
+
+    private static final Pattern ROW = Pattern.compile("data-reservation=\"(rsv_[0-9a-z]+)\"");
+    private static final Pattern OLDER =
+            Pattern.compile("href=\"/console/accounts/[a-z0-9_]+(\\?[^\"#]*)#reservations-heading\" rel=\"next\"");
+
+    private static List<String> rows(String page) {
+        List<String> ids = new ArrayList<>();
+        Matcher matcher = ROW.matcher(page);
+        while (matcher.find()) {
+            ids.add(matcher.group(1));
+        }
+        return ids;
     }
 }

@@ -159,6 +159,14 @@ class ConsoleBrowserTest {
                                         .isNull()
                                 ? "none"
                                 : "0 of 0");
+        // A reservation the caller holds shows in the account's reservations, and its tokens as held.
+        Reply reservation = caller.post("/api/tokens/reservations", Map.of("amount", 50));
+        assertThat(reservation.status()).isEqualTo(201);
+        page.navigate().refresh();
+        WebElement reserved = page.findElement(By.cssSelector("#reservations tr[data-reservation='"
+                + reservation.json().get("reservationId").asText() + "']"));
+        assertThat(reserved.getText()).contains("50", "held");
+        assertThat(page.findElement(By.id("held")).getText()).isEqualTo("50");
         check("account");
 
         // Revoke the key: the API refuses it.

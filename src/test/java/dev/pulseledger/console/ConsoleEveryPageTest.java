@@ -196,6 +196,9 @@ class ConsoleEveryPageTest {
         browser.screenshot(SHOTS.resolve(slug + ".png").toString());
         try {
             browser.resize(PHONE_WIDTH, 844);
+            Waiting.until(
+                    "the page laid out at 390 px",
+                    () -> ((Number) browser.script("return window.innerWidth;")).intValue() <= PHONE_WIDTH);
             Object width = browser.script("return document.documentElement.scrollWidth;");
             assertThat(((Number) width).intValue())
                     .as("width of %s at 390 px", name)

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One of everything a console path can name (an account with a key and a spend, a webhook with a
+ * One of everything a console path can name (an account with a key, a spend and a reservation, a webhook with a
  * delivery, an open incident, two scheduled maintenance windows, a plan, a service), by the name
  * of the path parameter that takes its id.
  */
@@ -35,6 +35,10 @@ final class ConsoleFixtures {
         admin.put("/admin/services/api", Map.of("name", "Public API", "status", "degraded_performance"));
         Fixtures.Caller caller = fixtures.caller(1_000);
         assertThat(node.caller(caller.key()).post("/api/tokens/spend/10").status())
+                .isEqualTo(201);
+        assertThat(node.caller(caller.key())
+                        .post("/api/tokens/reservations", Map.of("amount", 25))
+                        .status())
                 .isEqualTo(201);
         ids.put("accountId", caller.accountId());
         ids.put(
