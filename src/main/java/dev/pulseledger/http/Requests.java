@@ -8,7 +8,6 @@ import io.helidon.http.HttpException;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -105,10 +104,7 @@ public final class Requests {
         return body(req);
     }
 
-    /**
-     * Like {@link #jsonBody}, for requests whose body may be left out. A body of JSON {@code null}
-     * counts as left out: generated clients send it for an optional body they were given none for.
-     */
+    /** Like {@link #jsonBody}, for requests whose body may be left out. */
     public static Optional<byte[]> optionalJsonBody(ServerRequest req) {
         boolean declared = req.headers().first(HeaderNames.CONTENT_TYPE).isPresent()
                 || req.headers()
@@ -116,11 +112,7 @@ public final class Requests {
                         .filter(l -> !l.equals("0"))
                         .isPresent()
                 || req.headers().first(HeaderNames.TRANSFER_ENCODING).isPresent();
-        if (!declared) {
-            return Optional.empty();
-        }
-        byte[] body = jsonBody(req);
-        return new String(body, StandardCharsets.UTF_8).strip().equals("null") ? Optional.empty() : Optional.of(body);
+        return declared ? Optional.of(jsonBody(req)) : Optional.empty();
     }
 
     /** The body of an HTML form post: 415 for another media type, 413 above the size limit. */
