@@ -83,6 +83,16 @@ final class SqlFaults {
                     "A statement ran longer than --db-statement-timeout-ms: look for long transactions holding"
                             + " locks in pg_stat_activity.");
         }
+        if (state.equals("25P03")) {
+            // The server rolled the transaction back and closed the session: nothing of it was written.
+            return foundInOneTransaction(
+                    Fault.DATABASE_UNAVAILABLE,
+                    kind,
+                    e,
+                    "The server ended a session left idle inside a transaction (idle_in_transaction_session_timeout):"
+                            + " this node stalled mid-transaction (a paused process, a long GC pause, an overloaded"
+                            + " host); the transaction was rolled back and a retry succeeds.");
+        }
         if (state.equals("25006")) {
             return found(
                     Fault.DATABASE_UNAVAILABLE,

@@ -25,6 +25,7 @@ class SqlFaultsTest {
         "57P01, database_unavailable", // admin shutdown
         "57P03, database_unavailable", // cannot connect now (starting, recovering)
         "25006, database_unavailable", // read-only transaction: a standby, or a demoted primary
+        "25P03, database_unavailable", // idle-in-transaction timeout: the node was paused mid-transaction
         "53300, database_unavailable", // too many connections
         "53200, database_unavailable", // out of memory
         "40001, database_unavailable", // serialization failure
@@ -45,6 +46,7 @@ class SqlFaultsTest {
         "25006, true", // read-only server
         "53100, true", // disk full
         "57014, false", // one statement timed out; others may well commit
+        "25P03, false", // one transaction sat idle past the server's timeout (a paused node)
         "40001, false", // one transaction conflicted
         "55P03, false", // one account's lock is held elsewhere
     })
