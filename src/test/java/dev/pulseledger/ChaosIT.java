@@ -31,6 +31,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -146,15 +147,41 @@ class ChaosIT {
      * returns how long after the pause another node's spend on that account succeeded.
      */
     private Duration pauseWhileHoldingALock(int index, String url) throws Exception {
+        AtomicBoolean probing = new AtomicBoolean(true);
+        Thread prober =
+                Thread.ofPlatform().name("chaos-prober").start(() -> spendOnHotAccountElsewhere(index, probing));
+        try {
+            return pauseUntilCaughtHoldingALock(index, url);
+        } finally {
+            probing.set(false);
+            prober.join();
+        }
+    }
+
+    /**
+     * Spends on the shared account through the nodes other than {@code pausedNode} until told to stop:
+     * the workers pick nodes at random, so during a long pause they all end up waiting on the paused
+     * node and none would be left to show whether the others can spend on the account.
+     */
+    private void spendOnHotAccountElsewhere(int pausedNode, AtomicBoolean probing) {
+        for (int i = 0; probing.get(); i++) {
+            int index = (pausedNode + 1 + i % (NODES - 1)) % NODES;
+            send("spend", index, hot, "POST", "/api/tokens/spend/1", null);
+        }
+    }
+
+    private Duration pauseUntilCaughtHoldingALock(int index, String url) throws Exception {
         JarNode node = nodes.get(index);
         for (int attempt = 1; attempt <= PAUSE_ATTEMPTS; attempt++) {
             long pausedAt = System.nanoTime();
             node.pause();
             boolean holding = Waiting.within(Duration.ofMillis(1500), () -> lockedThroughout(url, hot.accountId()));
             if (holding) {
+                // Only a spend that began once the lock was seen held shows the others getting past it.
+                long caughtAt = System.nanoTime();
                 // The fault itself: the node stays paused for PAUSE while the others keep spending.
                 Thread.sleep(Duration.ofNanos(Math.max(0, pausedAt + PAUSE.toNanos() - System.nanoTime())));
-                Optional<Exchange> spent = firstSpendOnHotAccountElsewhere(index, pausedAt);
+                Optional<Exchange> spent = firstSpendOnHotAccountElsewhere(index, caughtAt);
                 node.resume();
                 System.out.printf("Node %d paused while holding a lock (attempt %d)%n", index, attempt);
                 return spent.map(e -> Duration.ofNanos(e.endNanos() - pausedAt)).orElse(PAUSE);
