@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.pulseledger.support.TestStore;
+import dev.pulseledger.support.Waiting;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,20 +22,14 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS) // a fuse against a hang, not a speed check
 class IdleInTransactionTest {
-    /** Longer than the server's idle-in-transaction timeout that every connection carries (2 s). */
-    private static final Duration PAUSE = Duration.ofMillis(3_500);
-
     @Test
     void aTransactionResumedAfterTheServerEndedItsIdleSessionIsAnsweredDatabaseUnavailable() {
-        try (Database database = Database.open(new Database.Settings(
-                TestStore.POSTGRESQL.newDatabaseUrl(),
-                2,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(10)))) {
+        String url = TestStore.POSTGRESQL.newDatabaseUrl();
+        try (Database database = Database.open(
+                new Database.Settings(url, 2, Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(10)))) {
             assertThatThrownBy(() -> database.inTransaction(connection -> {
-                        selectOne(connection);
-                        pausedProcess();
+                        int backend = backendOf(connection);
+                        untilTheServerEnds(url, backend);
                         return selectOne(connection);
                     }))
                     .isInstanceOfSatisfying(
@@ -46,13 +42,31 @@ class IdleInTransactionTest {
         }
     }
 
-    /** The stand-in for SIGSTOP, then SIGCONT, between two statements of a transaction. */
-    private static void pausedProcess() {
-        try {
-            Thread.sleep(PAUSE);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+    /**
+     * The stand-in for SIGSTOP, then SIGCONT, between two statements of a transaction: this side says
+     * nothing until the server has ended the idle session (its idle-in-transaction timeout is 2 s).
+     */
+    private static void untilTheServerEnds(String url, int backend) {
+        Waiting.until("the server ends the idle session", () -> {
+            try (Connection other = DriverManager.getConnection(url);
+                    PreparedStatement ps =
+                            other.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE pid = ?")) {
+                ps.setInt(1, backend);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1) == 0;
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    private static int backendOf(Connection connection) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_backend_pid()");
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
         }
     }
 
