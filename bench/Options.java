@@ -102,7 +102,7 @@ record Options(
                                        with its ratio to spend-hot at the same connections;
                                        locked (PostgreSQL): 7 accounts' spends before and while an
                                        outside session holds an 8th account's row lock;
-                                       scale (PostgreSQL, on its own: see --scale-accounts; ~20 min)
+                                       scale (PostgreSQL, on its own: see --scale-accounts; ~40 min at 1M)
                   --accounts N         accounts of the spread case (default 10000)
                   --pg-host H --pg-port P --pg-user U   PostgreSQL server (default PGHOST/PGPORT/PGUSER
                                        or 127.0.0.1:5432 postgres); a fresh database is made and dropped
@@ -114,7 +114,8 @@ record Options(
                                        bench/run.sh passes the README's
                   --profile            record a JFR profile of the server into the output folder
                   --out DIR            output folder (default bench/out/<timestamp>)
-                  --scale-accounts LIST  sizes the scale case grows one database to (default 10000,100000,1000000)
+                  --scale-accounts LIST  sizes of the scale case, a database each, measured in turn in 3 rounds
+                                       (default 10000,100000,1000000)
                   --scale-spendings N  spendings per account in the scale case (default 10: 10,000,000 at 1M)""";
     }
 

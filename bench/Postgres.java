@@ -12,18 +12,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A fresh PostgreSQL database for the server, another for pgbench and, with {@code --baseline-jar}, one
- * for the baseline jar's server; all dropped at the end.
+ * A fresh PostgreSQL database for the server, another for pgbench, with {@code --baseline-jar} one for
+ * the baseline jar's server, and any more a case asks for; all dropped at the end.
  */
 final class Postgres {
     private final Options options;
     private final String appDatabase;
     private final String naiveDatabase;
     private final String baselineDatabase;
+    private final String suffix;
+    private final List<String> moreDatabases = new ArrayList<>();
 
     Postgres(Options options) throws SQLException {
         this.options = options;
-        String suffix = Long.toString(System.currentTimeMillis(), 36);
+        this.suffix = Long.toString(System.currentTimeMillis(), 36);
         this.appDatabase = "pulseledger_bench_" + suffix;
         this.naiveDatabase = "pulseledger_naive_" + suffix;
         this.baselineDatabase = "pulseledger_baseline_" + suffix;
@@ -40,6 +42,14 @@ final class Postgres {
 
     String baselineDatabase() {
         return baselineDatabase;
+    }
+
+    /** A further fresh database, {@code pulseledger_<name>_<suffix>}; {@code name} is the bench's own word. */
+    String createDatabase(String name) throws SQLException {
+        String database = "pulseledger_" + name + "_" + suffix;
+        admin("CREATE DATABASE " + database);
+        moreDatabases.add(database);
+        return database;
     }
 
     private String jdbcUrl(String database) {
@@ -64,6 +74,9 @@ final class Postgres {
         admin("DROP DATABASE IF EXISTS " + appDatabase + " WITH (FORCE)");
         admin("DROP DATABASE IF EXISTS " + naiveDatabase + " WITH (FORCE)");
         admin("DROP DATABASE IF EXISTS " + baselineDatabase + " WITH (FORCE)");
+        for (String database : moreDatabases) {
+            admin("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        }
     }
 
     /**

@@ -12,9 +12,13 @@ final class Report {
     final List<String> targets = new ArrayList<>();
     final Map<String, Long> peakRssKb = new LinkedHashMap<>();
     final Map<Integer, Double> scaleVerifySeconds = new LinkedHashMap<>();
+    final Map<Integer, ScaleSize> scaleSizes = new LinkedHashMap<>();
     String machine = "";
     String loadAfter = "";
     boolean failed;
+
+    /** One database of the scale case: its spendings, how long the seed took and its size on disk. */
+    record ScaleSize(long spendings, double seedSeconds, long bytes) {}
 
     void add(Result result) {
         results.add(result);
@@ -121,8 +125,15 @@ final class Report {
                     small.p50Millis(),
                     verdict(times <= 1.2)));
         }
-        scaleVerifySeconds.forEach((accounts, seconds) -> md.append(String.format(
-                Locale.ROOT, "- `verify` at %,d accounts: %.1f s (for information)%n", accounts, seconds)));
+        scaleSizes.forEach((accounts, size) -> md.append(String.format(
+                Locale.ROOT,
+                "- Scale, %,d accounts and %,d spendings: seeded in %.0f s, %,d MB on disk, `verify` %.1f s"
+                        + " (for information)%n",
+                accounts,
+                size.spendings(),
+                size.seedSeconds(),
+                size.bytes() >> 20,
+                scaleVerifySeconds.getOrDefault(accounts, Double.NaN))));
         if (options.baselineJar().isPresent()) {
             md.append("\nAgainst the baseline jar (").append(options.baselineJar().get().getFileName())
                     .append("), same run, each case measured on both back to back (issue 9: no regression):\n\n");

@@ -1,25 +1,44 @@
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The scale case (PostgreSQL): one database grown step by step to each of {@code --scale-accounts}
- * accounts with {@code --scale-spendings} spendings each (default 10,000 → 100,000 → 1,000,000 accounts,
- * 10 spendings each, so 10,000,000 at the end), seeded set-based with generate_series. At each size a
- * fresh server takes spends, balance reads and the first page of spending history from 10,000 of the
- * accounts picked at random, and {@code verify} checks the whole ledger, timed.
+ * The scale case (PostgreSQL): one database per size of {@code --scale-accounts} (default 10,000, 100,000
+ * and 1,000,000 accounts) with {@code --scale-spendings} spendings each (default 10, so 10,000,000 at
+ * 1M), seeded set-based with generate_series, each account's spendings spread over the table as time would
+ * spread them (not side by side). A server runs on each database at once, and in each of
+ * {@link #ROUNDS} rounds every size in turn takes spends, balance reads and the first page of spending
+ * history from 10,000 of its accounts picked at random; the figures are the medians of the rounds, so the
+ * sizes are compared back to back under the same load. Then {@code verify} checks each whole ledger, timed.
  */
 final class ScaleRun {
     private static final long BALANCE = 1_000_000_000L;
     private static final int SAMPLE = 10_000;
     private static final long CHUNK = 100_000;
     private static final long MONTH_MILLIS = Duration.ofDays(30).toMillis();
+    private static final int ROUNDS = 3;
+    /** The seeded tables' indexes that back no constraint (primary keys and UNIQUE stay), with their definitions. */
+    private static final String SEEDED_INDEXES = "SELECT quote_ident(indexname), indexdef FROM pg_indexes"
+            + " WHERE schemaname = current_schema() AND tablename IN ('accounts', 'grants', 'api_keys', 'ledger_entries',"
+            + " 'spendings', 'spending_grants') AND indexname NOT IN (SELECT conname FROM pg_constraint) ORDER BY 1";
+    private static final int HISTORY_PAGE = 20;
+    private static final List<String[]> REQUESTS = List.of(
+            new String[] {"spend", "POST", "/api/tokens/spend/1"},
+            new String[] {"GET balance", "GET", "/api/tokens/balance"},
+            new String[] {"GET spendings, first page of " + HISTORY_PAGE, "GET", "/api/tokens/spendings?limit=" + HISTORY_PAGE});
 
     /** The numbers of one step, the same six parameters for every statement of {@link #GROW}. */
     private static final String STEP = "WITH p AS (SELECT ?::bigint AS lo, ?::bigint AS hi, ?::bigint AS now,"
@@ -53,7 +72,7 @@ final class ScaleRun {
             INSERT INTO spendings (id, account_id, amount, status, created_at)
             SELECT 'sp_' || lpad((i * 1000 + n)::text, 26, '0'), 'acct_' || lpad(i::text, 26, '0'), 1, 'active',
                 p.now - p.month + n * 60000
-            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY i, n""",
+            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY n, i""",
             """
             INSERT INTO spending_grants (spending_id, grant_id, amount, returned)
             SELECT 'sp_' || lpad((i * 1000 + n)::text, 26, '0'), 'gr_' || lpad(i::text, 26, '0'), 1, 0
@@ -62,7 +81,7 @@ final class ScaleRun {
             INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, grant_id, reason, created_at)
             SELECT 'acct_' || lpad(i::text, 26, '0'), 'spend', -1, p.balance - n,
                 'sp_' || lpad((i * 1000 + n)::text, 26, '0'), NULL, NULL, p.now - p.month + n * 60000
-            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY i, n""");
+            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY n, i""");
 
     private final Options options;
     private final Report report;
@@ -74,90 +93,226 @@ final class ScaleRun {
         this.folder = options.out().resolve("scale");
     }
 
+    /** One size: its database, its server and the keys of the accounts its requests come from. */
+    private record Size(int accounts, String url, String keys, List<List<Wrk.Run>> runs) {
+        String text(int spendings) {
+            return String.format("%,d accounts, %,d spendings", accounts, (long) accounts * spendings);
+        }
+    }
+
     void run() throws Exception {
         Files.createDirectories(folder);
         System.out.println("== scale (postgresql)");
         Postgres postgres = new Postgres(options);
-        String url = Postgres.jdbcUrl(options, postgres.appDatabase());
+        List<Server> servers = new ArrayList<>();
         try {
-            long grown = 0;
+            List<Size> sizes = new ArrayList<>();
             for (int accounts : options.scaleAccounts()) {
-                grow(url, grown, accounts);
-                grown = accounts;
-                measure(url, accounts);
+                String url = Postgres.jdbcUrl(options, postgres.createDatabase("scale_" + accounts));
+                seed(url, accounts);
+                checkHistoryPlan(url, accounts);
+                sizes.add(new Size(accounts, url, keys(accounts), new ArrayList<>()));
+            }
+            for (Size size : sizes) {
+                servers.add(Server.start(options, options.jar(), size.url(), folder, "scale-" + size.accounts()));
+            }
+            measure(sizes, servers);
+            for (Server server : servers) {
+                server.close();
+            }
+            servers.clear();
+            for (Size size : sizes) {
+                verify(size);
             }
         } finally {
+            for (Server server : servers) {
+                server.close();
+            }
             postgres.drop();
         }
     }
 
-    private void grow(String url, long from, long to) {
+    /**
+     * Fills the database as bulk loads are done: the indexes that back no constraint are dropped first and
+     * built again at the end (a sorted build instead of ten million inserts into each), and foreign keys
+     * are not checked row by row (every row's account is made from the same number as the account itself).
+     * The database ends with exactly the schema's indexes and constraints.
+     */
+    private void seed(String url, int accounts) throws Exception {
         long start = System.nanoTime();
         try (Database database = Seed.open(url)) {
-            // In transactions of at most CHUNK accounts, so that no statement nears the statement timeout.
-            for (long lo = from; lo < to; lo += CHUNK) {
-                long chunkFrom = lo;
-                long chunkTo = Math.min(to, lo + CHUNK);
-                database.inTransaction(connection -> {
-                for (String sql : GROW) {
-                    try (PreparedStatement ps = connection.prepareStatement(STEP + sql)) {
-                        ps.setLong(1, chunkFrom);
-                        ps.setLong(2, chunkTo);
-                        ps.setLong(3, System.currentTimeMillis());
-                        ps.setInt(4, options.scaleSpendings());
-                        ps.setLong(5, BALANCE);
-                        ps.setLong(6, MONTH_MILLIS);
-                        ps.executeUpdate();
+            List<String> indexes = database.inTransaction(connection -> {
+                List<String> definitions = new ArrayList<>();
+                try (PreparedStatement ps = connection.prepareStatement(SEEDED_INDEXES);
+                        ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        definitions.add(rs.getString(2));
+                        try (PreparedStatement drop = connection.prepareStatement("DROP INDEX " + rs.getString(1))) {
+                            drop.execute();
+                        }
                     }
                 }
-                return null;
+                return definitions;
+            });
+            // In transactions of at most CHUNK accounts, so that no statement nears the statement timeout.
+            for (long lo = 0; lo < accounts; lo += CHUNK) {
+                long from = lo;
+                long to = Math.min(accounts, lo + CHUNK);
+                database.runInTransaction(connection -> {
+                    execute(connection, "SET LOCAL session_replication_role = replica");
+                    for (String sql : GROW) {
+                        try (PreparedStatement ps = connection.prepareStatement(STEP + sql)) {
+                            ps.setLong(1, from);
+                            ps.setLong(2, to);
+                            ps.setLong(3, System.currentTimeMillis());
+                            ps.setInt(4, options.scaleSpendings());
+                            ps.setLong(5, BALANCE);
+                            ps.setLong(6, MONTH_MILLIS);
+                            ps.executeUpdate();
+                        }
+                    }
                 });
             }
-            database.inTransaction(connection -> {
-                try (PreparedStatement ps = connection.prepareStatement("ANALYZE")) {
-                    return ps.execute();
+            database.runInTransaction(connection -> {
+                execute(connection, "SET LOCAL statement_timeout = 0");
+                execute(connection, "SET LOCAL maintenance_work_mem = '512MB'");
+                for (String definition : indexes) {
+                    execute(connection, definition);
                 }
             });
+            database.runInTransaction(connection -> {
+                try (PreparedStatement ps = connection.prepareStatement("ANALYZE")) {
+                    ps.execute();
+                }
+            });
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long bytes = database.read(connection -> {
+                try (PreparedStatement ps = connection.prepareStatement("SELECT pg_database_size(current_database())");
+                        ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            });
+            report.scaleSizes.put(accounts, new Report.ScaleSize((long) accounts * options.scaleSpendings(), seconds,
+                    bytes));
+            System.out.printf("  seeded %,d accounts, %,d spendings in %.0f s: %,d MB on disk%n", accounts,
+                    (long) accounts * options.scaleSpendings(), seconds, bytes >> 20);
         }
-        System.out.printf("  grew to %d accounts, %d spendings in %.0f s%n", to, to * options.scaleSpendings(),
-                (System.nanoTime() - start) / 1e9);
     }
 
-    private void measure(String url, int accounts) throws Exception {
+    /**
+     * The plans of a first and a later page of one account's spending history, written to the output
+     * folder: keyset paging must find the account's rows through the index on (account_id, seq), never by
+     * a scan of the table, so a page costs the same at any size. (With few rows per account the planner may
+     * fetch them all and sort them; with many it walks the index backwards and stops after a page.)
+     */
+    private void checkHistoryPlan(String url, int accounts) throws Exception {
+        String account = String.format("acct_%026d", accounts / 2 + 1);
+        StringBuilder plans = new StringBuilder();
+        try (Connection connection = DriverManager.getConnection(url)) {
+            long later;
+            try (PreparedStatement ps = connection.prepareStatement(
+                    "SELECT seq FROM spendings WHERE account_id = ? ORDER BY seq OFFSET ? LIMIT 1")) {
+                ps.setString(1, account);
+                ps.setInt(2, options.scaleSpendings() / 2);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    later = rs.getLong(1);
+                }
+            }
+            for (long before : List.of(Long.MAX_VALUE, later)) {
+                try (PreparedStatement ps =
+                        connection.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + SpendingQueries.SELECT_PAGE)) {
+                    ps.setString(1, account);
+                    ps.setLong(2, before);
+                    ps.setInt(3, HISTORY_PAGE + 1);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            plans.append(rs.getString(1)).append('\n');
+                        }
+                    }
+                }
+                plans.append('\n');
+            }
+        }
+        Files.writeString(folder.resolve("history-plans-" + accounts + ".txt"), plans);
+        String text = plans.toString();
+        report.check(text.contains("spendings_account_seq") && !text.contains("Seq Scan"),
+                String.format("scale, %,d accounts: a first and a later page of spending history read only the"
+                        + " account's rows, through spendings_account_seq, no scan of the table (plans in"
+                        + " scale/history-plans-%d.txt)", accounts, accounts));
+    }
+
+    private static void execute(Connection connection, String sql) throws java.sql.SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.execute();
+        }
+    }
+
+    /** A file of 10,000 caller keys of accounts picked at random, as wrk.lua takes it. */
+    private String keys(int accounts) throws Exception {
         Random random = new Random(accounts);
         List<String> keys = new ArrayList<>();
         IntStream.range(0, SAMPLE).forEach(n -> keys.add(String.format("pl_%032d", 1 + random.nextInt(accounts))));
         Path keysFile = folder.resolve("keys-" + accounts + ".txt");
         Files.write(keysFile, keys);
-        String keysArgument = "@" + keysFile.toAbsolutePath();
-        String size = String.format("%,d accounts, %,d spendings", accounts, (long) accounts * options.scaleSpendings());
-        try (Server server = Server.start(options, options.jar(), url, folder, "scale-" + accounts)) {
-            int seconds = options.seconds();
-            Path log = folder.resolve("wrk.log");
-            if (options.warmupSeconds() > 0) {
-                Wrk.run(log, "bench/wrk.lua", server.port(), "POST", "/api/tokens/spend/1", keysArgument, 32, options.warmupSeconds(), false);
-                Wrk.run(log, "bench/wrk.lua", server.port(), "GET", "/api/tokens/spendings?limit=20", keysArgument, 32,
-                        options.warmupSeconds(), false);
-            }
-            int connections = options.connections().stream().max(Integer::compare).orElse(64);
-            for (String[] request : List.of(
-                    new String[] {"spend", "POST", "/api/tokens/spend/1"},
-                    new String[] {"GET balance", "GET", "/api/tokens/balance"},
-                    new String[] {"GET spendings, first page of 20", "GET", "/api/tokens/spendings?limit=20"})) {
-                Wrk.Run run = Wrk.run(log, "bench/wrk.lua", server.port(), request[1], request[2], keysArgument, connections, seconds,
-                        false);
-                report.add(new Result("scale", request[0] + " (" + size + ")", connections, run.requestsPerSecond(),
-                        run.p50Micros() / 1000.0, run.p99Micros() / 1000.0, server.procStatusKb("VmRSS"), Double.NaN,
-                        Double.NaN, run.statusText(), ""));
+        return "@" + keysFile.toAbsolutePath();
+    }
+
+    private void measure(List<Size> sizes, List<Server> servers) throws Exception {
+        Path log = folder.resolve("wrk.log");
+        int connections = options.connections().stream().max(Integer::compare).orElse(64);
+        if (options.warmupSeconds() > 0) {
+            for (int i = 0; i < sizes.size(); i++) {
+                for (String[] request : REQUESTS) {
+                    Wrk.run(log, "bench/wrk.lua", servers.get(i).port(), request[1], request[2], sizes.get(i).keys(),
+                            connections, options.warmupSeconds(), false);
+                }
             }
         }
-        Subject subject = new Subject("", options.jar(), url, java.util.Optional.empty());
+        for (int round = 1; round <= ROUNDS; round++) {
+            for (int i = 0; i < sizes.size(); i++) {
+                List<Wrk.Run> runs = new ArrayList<>();
+                for (String[] request : REQUESTS) {
+                    Wrk.Run run = Wrk.run(log, "bench/wrk.lua", servers.get(i).port(), request[1], request[2],
+                            sizes.get(i).keys(), connections, options.seconds(), false);
+                    runs.add(run);
+                    System.out.printf(Locale.ROOT, "  round %d, %s, %s: %.0f req/s, p50 %.2f ms, p99 %.2f ms, %s%n",
+                            round, sizes.get(i).text(options.scaleSpendings()), request[0], run.requestsPerSecond(),
+                            run.p50Micros() / 1000.0, run.p99Micros() / 1000.0, run.statusText());
+                }
+                sizes.get(i).runs().add(runs);
+            }
+        }
+        for (int i = 0; i < sizes.size(); i++) {
+            Size size = sizes.get(i);
+            for (int r = 0; r < REQUESTS.size(); r++) {
+                int request = r;
+                List<Wrk.Run> runs = size.runs().stream().map(round -> round.get(request)).toList();
+                report.add(new Result("scale", REQUESTS.get(r)[0] + " (" + size.text(options.scaleSpendings()) + ")",
+                        connections, median(runs, Wrk.Run::requestsPerSecond), median(runs, run -> run.p50Micros() / 1000.0),
+                        median(runs, run -> run.p99Micros() / 1000.0), servers.get(i).procStatusKb("VmRSS"),
+                        Double.NaN, Double.NaN, "median of " + ROUNDS + " rounds: " + runs.stream()
+                                .map(run -> String.format(Locale.ROOT, "%.0f/s %s", run.requestsPerSecond(), run.statusText()))
+                                .collect(Collectors.joining("; ")), ""));
+            }
+        }
+    }
+
+    private static double median(List<Wrk.Run> runs, ToDoubleFunction<Wrk.Run> figure) {
+        double[] sorted = runs.stream().mapToDouble(figure).sorted().toArray();
+        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    }
+
+    private void verify(Size size) throws Exception {
+        Subject subject = new Subject("", options.jar(), size.url(), java.util.Optional.empty());
         long start = System.nanoTime();
         Subject.Verdict verdict = subject.verify();
         double verifySeconds = (System.nanoTime() - start) / 1e9;
-        report.scaleVerifySeconds.put(accounts, verifySeconds);
+        report.scaleVerifySeconds.put(size.accounts(), verifySeconds);
         report.check(verdict.passed(), String.format(
-                "scale, %s: `verify` passes in %.1f s (%s)", size, verifySeconds,
+                "scale, %s: `verify` passes in %.1f s (%s)", size.text(options.scaleSpendings()), verifySeconds,
                 verdict.output().lines().reduce((a, b) -> b).orElse("")));
     }
 }

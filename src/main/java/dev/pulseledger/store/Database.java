@@ -39,6 +39,13 @@ public final class Database implements AutoCloseable {
     private static final String PROBE_WRITE = "UPDATE write_probe SET probed_at = ? WHERE id = 1";
     private static final Duration WRITE_PROBE_INTERVAL = Duration.ofSeconds(1);
 
+    /**
+     * Write transactions ended (committed or not) in this process, on any database: moved after the
+     * commit, before the work's caller hears of it. A read that began after this count was taken and
+     * finds it unchanged shows the data as it is now, wherever this process is the only writer.
+     */
+    private static final AtomicLong WRITES_ENDED = new AtomicLong();
+
     private final Dialect dialect;
     private final HikariDataSource pool;
     /** The statement timeout to set on each transaction; empty when the session carries it. */
@@ -291,6 +298,16 @@ public final class Database implements AutoCloseable {
     }
 
     private <T> T transaction(SqlWork<T> work, boolean writes) {
+        try {
+            return transactionOnce(work, writes);
+        } finally {
+            if (writes) {
+                WRITES_ENDED.incrementAndGet();
+            }
+        }
+    }
+
+    private <T> T transactionOnce(SqlWork<T> work, boolean writes) {
         try (Connection connection = pool.getConnection()) {
             begin(connection);
             try {
@@ -309,6 +326,11 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             throw fault(e, writes);
         }
+    }
+
+    /** See {@link #WRITES_ENDED}: take it before a read, compare it later to know whether the read still holds. */
+    public static long writesEnded() {
+        return WRITES_ENDED.get();
     }
 
     /** How many units of work (transactions or single reads) this pool has run or tried to run. */

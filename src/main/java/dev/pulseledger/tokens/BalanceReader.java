@@ -1,6 +1,7 @@
 package dev.pulseledger.tokens;
 
 import dev.pulseledger.accounts.Period;
+import dev.pulseledger.http.Json;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Dialect;
@@ -16,12 +17,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Exact balance reads, with the breakdown by grant. On PostgreSQL concurrent reads are gathered like
- * spends: one thread drains the waiting reads and answers them all with one query, instead of a round
- * trip per request. Each read still sees every commit that finished before it was asked, because the
- * query starts after the read was queued. SQLite answers in-process, so there each read queries directly.
+ * Exact balance reads, with the breakdown by grant and the JSON body that shows it. On PostgreSQL
+ * concurrent reads are gathered like spends: one thread drains the waiting reads and answers them all
+ * with one query, instead of a round trip per request. Each read still sees every commit that finished
+ * before it was asked, because the query starts after the read was queued. SQLite answers in-process,
+ * and there this node is the only writer (docs/OPERATIONS.md): a read is kept and served again until
+ * any write transaction of this process ends ({@link Database#writesEnded()}), which happens before a
+ * write's caller hears of it, so a kept read is what a query would return now.
  */
 public final class BalanceReader implements AutoCloseable {
     private static final String COLUMNS = "SELECT a.id, a.balance, a.period_start, a.period_end, a.period_granted,"
@@ -36,9 +41,23 @@ public final class BalanceReader implements AutoCloseable {
 
     private static final int MAX_QUEUE_LENGTH = 10_000;
     private static final int MAX_BATCH_SIZE = 256;
+    /** SQLite: at most this many accounts' reads are kept between two writes. */
+    private static final int MAX_KEPT = 10_000;
+
+    /** An account's balance view and the body of {@code GET /api/tokens/balance} that shows it. */
+    @SuppressWarnings("ArrayRecordComponent") // the body is sent as is, never compared or changed
+    public record Balance(BalanceView view, byte[] json) {
+        static Balance of(BalanceView view) {
+            return new Balance(view, Json.bytes(TokenJson.balance(view)));
+        }
+    }
+
+    /** SQLite: the reads made since {@code writesEnded} was the count of writes ended, by account. */
+    private record Kept(long writesEnded, Map<String, Balance> balances) {}
 
     private final Database database;
-    private final Optional<MicroBatcher<String, Optional<BalanceView>>> batcher;
+    private final Optional<MicroBatcher<String, Optional<Balance>>> batcher;
+    private volatile Kept kept = new Kept(-1, Map.of());
 
     public BalanceReader(Database database, Duration maxWait) {
         this.database = database;
@@ -46,25 +65,47 @@ public final class BalanceReader implements AutoCloseable {
                 ? Optional.of(new MicroBatcher<>(
                         "balance-reader",
                         new MicroBatcher.Limits(MAX_QUEUE_LENGTH, MAX_BATCH_SIZE, maxWait),
-                        this::read,
+                        this::readBatch,
                         () -> new DatabaseUnavailableException("A balance read did not finish in time", null)))
                 : Optional.empty();
     }
 
     /** The account's balance as committed now, or empty when there is no such account. */
     public Optional<BalanceView> balance(String accountId) {
+        return read(accountId).map(Balance::view);
+    }
+
+    /** As {@link #balance(String)}, with the JSON body. */
+    public Optional<Balance> read(String accountId) {
         if (batcher.isPresent()) {
             return batcher.get().submit(accountId);
         }
-        return database.read(connection -> {
+        long writesEnded = Database.writesEnded();
+        Kept current = kept;
+        if (current.writesEnded() == writesEnded) {
+            Balance balance = current.balances().get(accountId);
+            if (balance != null) {
+                return Optional.of(balance);
+            }
+        } else {
+            // Racing threads may each start one; the last wins, and what the others keep is merely lost.
+            current = new Kept(writesEnded, new ConcurrentHashMap<>());
+            kept = current;
+        }
+        Optional<Balance> read = database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
                 ps.setString(1, accountId);
-                return Optional.ofNullable(views(ps).get(accountId));
+                return Optional.ofNullable(views(ps).get(accountId)).map(Balance::of);
             }
         });
+        // Kept under the count taken before the query began: a write that ended since has moved it on.
+        if (read.isPresent() && current.balances().size() < MAX_KEPT) {
+            current.balances().put(accountId, read.get());
+        }
+        return read;
     }
 
-    private void read(List<Job<String, Optional<BalanceView>>> batch) {
+    private void readBatch(List<Job<String, Optional<Balance>>> batch) {
         Map<String, BalanceView> views = database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_MANY)) {
                 ps.setArray(
@@ -74,7 +115,9 @@ public final class BalanceReader implements AutoCloseable {
                 return views(ps);
             }
         });
-        batch.forEach(job -> job.complete(Optional.ofNullable(views.get(job.item()))));
+        Map<String, Balance> balances = new HashMap<>();
+        views.forEach((id, view) -> balances.put(id, Balance.of(view)));
+        batch.forEach(job -> job.complete(Optional.ofNullable(balances.get(job.item()))));
     }
 
     /** One row per live grant of each account, or one without a grant. */

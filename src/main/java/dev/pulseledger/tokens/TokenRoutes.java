@@ -167,15 +167,13 @@ public final class TokenRoutes {
             balanceAt(caller, at.get(), res);
             return;
         }
-        BalanceView view =
-                Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
-        if (Queued.call(() -> ledger.catchUpIfDue(caller.accountId(), view.dueAt()))) {
-            BalanceView current =
-                    Queued.call(() -> balances.balance(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
-            Responses.ok(res, TokenJson.balance(current));
-            return;
-        }
-        Responses.ok(res, TokenJson.balance(view));
+        BalanceReader.Balance read =
+                Queued.call(() -> balances.read(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
+        BalanceReader.Balance current = Queued.call(() ->
+                        ledger.catchUpIfDue(caller.accountId(), read.view().dueAt()))
+                ? Queued.call(() -> balances.read(caller.accountId())).orElseThrow(TokenRoutes::accountGone)
+                : read;
+        Responses.send(res, 200, Responses.JSON, current.json());
     }
 
     /** The balance right after the last ledger line at or before {@code at} (CONTRACT §11). */

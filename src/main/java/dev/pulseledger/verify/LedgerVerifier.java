@@ -1,6 +1,7 @@
 package dev.pulseledger.verify;
 
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Dialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,7 +19,8 @@ import java.util.List;
  * each grant has exactly one ledger line that granted it; each reservation was held by one line, ended at
  * most once (one release line, none while held), settled no more than it held, and drew and returned
  * exactly its amount. Each statement reads each of its tables once, grouped, so a check costs the same
- * per row at any size (no lookup per account or per spending).
+ * per row at any size (no lookup per account or per spending). Rows are streamed, a page at a time, so
+ * memory stays flat however many spendings there are.
  */
 public final class LedgerVerifier {
     private static final String BALANCES = "SELECT a.id, a.balance, COALESCE(l.total, 0), COALESCE(l.granted, 0),"
@@ -60,6 +62,9 @@ public final class LedgerVerifier {
             + " FROM reservations r LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned"
             + "   FROM allocations GROUP BY spending_id) d ON d.spending_id = r.id";
 
+    /** Rows read per round trip: the driver holds one page of a check's rows, not all of them. */
+    private static final int FETCH_SIZE = 10_000;
+
     /** One broken invariant on one account. */
     public record Mismatch(String accountId, String problem) {}
 
@@ -78,6 +83,11 @@ public final class LedgerVerifier {
     public List<Mismatch> verify() {
         List<Mismatch> mismatches = new ArrayList<>();
         database.runRead(connection -> {
+            if (database.dialect() == Dialect.POSTGRESQL) {
+                // PostgreSQL's driver streams a result set only inside a transaction; in autocommit it reads
+                // every row into memory first. The pool puts autocommit back when the connection returns.
+                connection.setAutoCommit(false);
+            }
             run(connection, BALANCES, LedgerVerifier::checkBalance, mismatches);
             run(connection, REFUNDS, LedgerVerifier::checkSpending, mismatches);
             run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);
@@ -88,10 +98,12 @@ public final class LedgerVerifier {
 
     private static void run(Connection connection, String sql, Check check, List<Mismatch> mismatches)
             throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                check.row(rs, mismatches);
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setFetchSize(FETCH_SIZE);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    check.row(rs, mismatches);
+                }
             }
         }
     }
