@@ -1,6 +1,9 @@
+import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.store.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -15,7 +18,8 @@ import java.util.stream.IntStream;
 /**
  * The scale case (PostgreSQL): one database per size of {@code --scale-accounts} (default 10,000, 100,000
  * and 1,000,000 accounts) with {@code --scale-spendings} spendings each (default 10, so 10,000,000 at
- * 1M), seeded set-based with generate_series. A server runs on each database at once, and in each of
+ * 1M), seeded set-based with generate_series, each account's spendings spread over the table as time would
+ * spread them (not side by side). A server runs on each database at once, and in each of
  * {@link #ROUNDS} rounds every size in turn takes spends, balance reads and the first page of spending
  * history from 10,000 of its accounts picked at random; the figures are the medians of the rounds, so the
  * sizes are compared back to back under the same load. Then {@code verify} checks each whole ledger, timed.
@@ -26,10 +30,15 @@ final class ScaleRun {
     private static final long CHUNK = 100_000;
     private static final long MONTH_MILLIS = Duration.ofDays(30).toMillis();
     private static final int ROUNDS = 3;
+    /** The seeded tables' indexes that back no constraint (primary keys and UNIQUE stay), with their definitions. */
+    private static final String SEEDED_INDEXES = "SELECT quote_ident(indexname), indexdef FROM pg_indexes"
+            + " WHERE schemaname = current_schema() AND tablename IN ('accounts', 'grants', 'api_keys', 'ledger_entries',"
+            + " 'spendings', 'spending_grants') AND indexname NOT IN (SELECT conname FROM pg_constraint) ORDER BY 1";
+    private static final int HISTORY_PAGE = 20;
     private static final List<String[]> REQUESTS = List.of(
             new String[] {"spend", "POST", "/api/tokens/spend/1"},
             new String[] {"GET balance", "GET", "/api/tokens/balance"},
-            new String[] {"GET spendings, first page of 20", "GET", "/api/tokens/spendings?limit=20"});
+            new String[] {"GET spendings, first page of " + HISTORY_PAGE, "GET", "/api/tokens/spendings?limit=" + HISTORY_PAGE});
 
     /** The numbers of one step, the same six parameters for every statement of {@link #GROW}. */
     private static final String STEP = "WITH p AS (SELECT ?::bigint AS lo, ?::bigint AS hi, ?::bigint AS now,"
@@ -63,7 +72,7 @@ final class ScaleRun {
             INSERT INTO spendings (id, account_id, amount, status, created_at)
             SELECT 'sp_' || lpad((i * 1000 + n)::text, 26, '0'), 'acct_' || lpad(i::text, 26, '0'), 1, 'active',
                 p.now - p.month + n * 60000
-            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY i, n""",
+            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY n, i""",
             """
             INSERT INTO spending_grants (spending_id, grant_id, amount, returned)
             SELECT 'sp_' || lpad((i * 1000 + n)::text, 26, '0'), 'gr_' || lpad(i::text, 26, '0'), 1, 0
@@ -72,7 +81,7 @@ final class ScaleRun {
             INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, grant_id, reason, created_at)
             SELECT 'acct_' || lpad(i::text, 26, '0'), 'spend', -1, p.balance - n,
                 'sp_' || lpad((i * 1000 + n)::text, 26, '0'), NULL, NULL, p.now - p.month + n * 60000
-            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY i, n""");
+            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY n, i""");
 
     private final Options options;
     private final Report report;
@@ -101,6 +110,7 @@ final class ScaleRun {
             for (int accounts : options.scaleAccounts()) {
                 String url = Postgres.jdbcUrl(options, postgres.createDatabase("scale_" + accounts));
                 seed(url, accounts);
+                checkHistoryPlan(url, accounts);
                 sizes.add(new Size(accounts, url, keys(accounts), new ArrayList<>()));
             }
             for (Size size : sizes) {
@@ -122,14 +132,34 @@ final class ScaleRun {
         }
     }
 
+    /**
+     * Fills the database as bulk loads are done: the indexes that back no constraint are dropped first and
+     * built again at the end (a sorted build instead of ten million inserts into each), and foreign keys
+     * are not checked row by row (every row's account is made from the same number as the account itself).
+     * The database ends with exactly the schema's indexes and constraints.
+     */
     private void seed(String url, int accounts) throws Exception {
         long start = System.nanoTime();
         try (Database database = Seed.open(url)) {
+            List<String> indexes = database.inTransaction(connection -> {
+                List<String> definitions = new ArrayList<>();
+                try (PreparedStatement ps = connection.prepareStatement(SEEDED_INDEXES);
+                        ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        definitions.add(rs.getString(2));
+                        try (PreparedStatement drop = connection.prepareStatement("DROP INDEX " + rs.getString(1))) {
+                            drop.execute();
+                        }
+                    }
+                }
+                return definitions;
+            });
             // In transactions of at most CHUNK accounts, so that no statement nears the statement timeout.
             for (long lo = 0; lo < accounts; lo += CHUNK) {
                 long from = lo;
                 long to = Math.min(accounts, lo + CHUNK);
                 database.runInTransaction(connection -> {
+                    execute(connection, "SET LOCAL session_replication_role = replica");
                     for (String sql : GROW) {
                         try (PreparedStatement ps = connection.prepareStatement(STEP + sql)) {
                             ps.setLong(1, from);
@@ -143,6 +173,13 @@ final class ScaleRun {
                     }
                 });
             }
+            database.runInTransaction(connection -> {
+                execute(connection, "SET LOCAL statement_timeout = 0");
+                execute(connection, "SET LOCAL maintenance_work_mem = '512MB'");
+                for (String definition : indexes) {
+                    execute(connection, definition);
+                }
+            });
             database.runInTransaction(connection -> {
                 try (PreparedStatement ps = connection.prepareStatement("ANALYZE")) {
                     ps.execute();
@@ -160,6 +197,55 @@ final class ScaleRun {
                     bytes));
             System.out.printf("  seeded %,d accounts, %,d spendings in %.0f s: %,d MB on disk%n", accounts,
                     (long) accounts * options.scaleSpendings(), seconds, bytes >> 20);
+        }
+    }
+
+    /**
+     * The plans of a first and a later page of one account's spending history, written to the output
+     * folder: keyset paging must find the account's rows through the index on (account_id, seq), never by
+     * a scan of the table, so a page costs the same at any size. (With few rows per account the planner may
+     * fetch them all and sort them; with many it walks the index backwards and stops after a page.)
+     */
+    private void checkHistoryPlan(String url, int accounts) throws Exception {
+        String account = String.format("acct_%026d", accounts / 2 + 1);
+        StringBuilder plans = new StringBuilder();
+        try (Connection connection = DriverManager.getConnection(url)) {
+            long later;
+            try (PreparedStatement ps = connection.prepareStatement(
+                    "SELECT seq FROM spendings WHERE account_id = ? ORDER BY seq OFFSET ? LIMIT 1")) {
+                ps.setString(1, account);
+                ps.setInt(2, options.scaleSpendings() / 2);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    later = rs.getLong(1);
+                }
+            }
+            for (long before : List.of(Long.MAX_VALUE, later)) {
+                try (PreparedStatement ps =
+                        connection.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + SpendingQueries.SELECT_PAGE)) {
+                    ps.setString(1, account);
+                    ps.setLong(2, before);
+                    ps.setInt(3, HISTORY_PAGE + 1);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            plans.append(rs.getString(1)).append('\n');
+                        }
+                    }
+                }
+                plans.append('\n');
+            }
+        }
+        Files.writeString(folder.resolve("history-plans-" + accounts + ".txt"), plans);
+        String text = plans.toString();
+        report.check(text.contains("spendings_account_seq") && !text.contains("Seq Scan"),
+                String.format("scale, %,d accounts: a first and a later page of spending history read only the"
+                        + " account's rows, through spendings_account_seq, no scan of the table (plans in"
+                        + " scale/history-plans-%d.txt)", accounts, accounts));
+    }
+
+    private static void execute(Connection connection, String sql) throws java.sql.SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.execute();
         }
     }
 

@@ -46,11 +46,17 @@ python3 -c "import secrets, string; a = string.ascii_letters + string.digits
 print('\n'.join('pl_' + ''.join(secrets.choice(a) for _ in range(32)) for _ in range(20000)))" >"$work/keys"
 
 field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
+metric_sum() { # metric_sum REGEX: the sum of the node's samples whose name and labels match REGEX
+  curl -sf "$base/metrics" | awk -v pattern="$1" '$0 ~ pattern {sum += $2} END {printf "%d", sum}'
+}
 # Authentication reads only through the "lookups" pool (key lookups and the access change feed), so
 # that pool's count is all the database work the flood can cause; the legitimate spends use the other.
-transactions() {
-  curl -sf "$base/metrics" | awk '/^pulseledger_db_transactions_total\{.*pool="lookups"/ {sum += $2} END {printf "%d", sum}'
-}
+transactions() { metric_sum '^pulseledger_db_transactions_total\\{.*pool="lookups"'; }
+# Every transaction of the node, in both pools: background work included.
+all_transactions() { metric_sum '^pulseledger_db_transactions_total\\{'; }
+# Counted where they happen: the reads that requests cause on the way to authentication (a key's
+# lookup, an access-feed read asked for early). The feed's scheduled reads are not among them.
+auth_reads() { metric_sum '^pulseledger_(key_lookups_total |access_feed_reads_total\\{.*trigger="demand")'; }
 # The node's CPU time so far, in clock ticks (utime + stime of /proc/PID/stat).
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 flood() {
@@ -61,10 +67,18 @@ legit() { wrk -t1 -c8 -d"${seconds}s" -s bench/wrk.lua "$base" -- POST /api/toke
 
 wrk -t1 -c8 -d2s -s bench/wrk.lua "$base" -- POST /api/tokens/spend/1 "$key" >/dev/null # warm-up
 
-# The flood on its own first: what the node spends on each flood request.
+# Nothing at all for as long as a run, then the flood on its own: every database transaction of
+# the node (background work included) in both windows, and what the node spends on a flood request.
+idle_all_before="$(all_transactions)"
+sleep "$seconds"
+idle_all_after="$(all_transactions)"
+alone_all_before="$(all_transactions)"
+alone_auth_before="$(auth_reads)"
 cpu_before="$(cpu_ticks)"
 flood_alone="$(flood "$seconds")"
 cpu_after="$(cpu_ticks)"
+alone_all_after="$(all_transactions)"
+alone_auth_after="$(auth_reads)"
 
 # Then ROUNDS (default 3) of: the caller alone, the caller flooded. Alternating them means that other
 # work on a shared machine weighs on both sides alike; the medians of the rounds are reported.
@@ -78,6 +92,7 @@ for round in $(seq 1 "$rounds"); do
   idle_end="$(date +%s.%N)"
 
   before="$(transactions)"
+  auth_before="$(auth_reads)"
   flood_start="$(date +%s.%N)"
   flood "$((seconds + 2))" >"$work/flood" &
   flood=$!
@@ -85,33 +100,39 @@ for round in $(seq 1 "$rounds"); do
   flooded="$(legit)"
   wait "$flood"
   after="$(transactions)"
+  auth_after="$(auth_reads)"
   flood_end="$(date +%s.%N)"
   flood_line="$(cat "$work/flood")"
   echo "Round $round: alone $(field rps "$alone") spends/s p99 $(field p99_us "$alone") µs;" \
     "flooded $(field rps "$flooded") spends/s p99 $(field p99_us "$flooded") µs;" \
     "flood $(field rps "$flood_line")/s $(grep -oE 'status_[0-9]+=[0-9]+' <<<"$flood_line" | tr '\n' ' ')"
-  echo "$alone|$flooded|$flood_line|$before|$after|$idle_before|$idle_after|$idle_start|$idle_end|$flood_start|$flood_end" \
+  echo "$alone|$flooded|$flood_line|$before|$after|$auth_before|$auth_after|$idle_before|$idle_after|$idle_start|$idle_end|$flood_start|$flood_end" \
     >>"$work/rounds"
 done
 
 echo "Flood pause ${pause_ms} ms per connection (32 connections), refusals held ${hold_ms} ms;" \
   "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$work/rounds" "$flood_alone" "$((cpu_after - cpu_before))" "$(getconf CLK_TCK)" "$hold_ms" <<'PY'
+python3 - "$work/rounds" "$flood_alone" "$((cpu_after - cpu_before))" "$(getconf CLK_TCK)" "$hold_ms" \
+  "$((idle_all_after - idle_all_before))" "$((alone_all_after - alone_all_before))" \
+  "$((alone_auth_after - alone_auth_before))" <<'PY'
 import re, statistics, sys
 get = lambda line, name: float(re.search(r"\b%s=([0-9.]+)" % name, line).group(1))
-rounds_file, flood_alone, ticks, ticks_per_second, hold_ms = sys.argv[1:]
+rounds_file, flood_alone, ticks, ticks_per_second, hold_ms = sys.argv[1:6]
+idle_all, alone_all, alone_auth = map(int, sys.argv[6:])
+alone_requests = get(flood_alone, "requests")
 # With refusals held, the flood is too thin for the node's background work to be negligible beside it.
 if hold_ms == "0":
     print("Node CPU per flood request (flood alone, %.0f/s): %.1f µs" % (get(flood_alone, "rps"),
-          1e6 * int(ticks) / int(ticks_per_second) / get(flood_alone, "requests")))
-kept, p99s, used, background, flood_requests, flood_seconds = [], [], 0, 0.0, 0, 0.0
+          1e6 * int(ticks) / int(ticks_per_second) / alone_requests))
+kept, p99s, used, auth, background, flood_requests, flood_seconds = [], [], 0, 0, 0.0, 0, 0.0
 for row in open(rounds_file).read().splitlines():
-    alone, flooded, flood, before, after, *times = row.split("|")
+    alone, flooded, flood, before, after, auth_before, auth_after, *times = row.split("|")
     idle_before, idle_after, idle_start, idle_end, flood_start, flood_end = map(float, times)
     kept.append(get(flooded, "rps") / get(alone, "rps"))
     p99s.append(get(flooded, "p99_us") / get(alone, "p99_us"))
     used += int(after) - int(before)
-    # The access feed reads the change log a few times a second whatever happens; its rate while only
+    auth += int(auth_after) - int(auth_before)
+    # The access feed reads the change log 4 times a second whatever happens; its rate while only
     # the legitimate caller (whose key is known) ran is taken out, so what remains is the flood's.
     background += (idle_after - idle_before) / (idle_end - idle_start) * (flood_end - flood_start)
     flood_requests += get(flood, "requests")
@@ -120,8 +141,15 @@ print("Spend rate kept, median of %d rounds: %.0f %% (target >= 80 %%); rounds: 
       % (len(kept), 100 * statistics.median(kept), ", ".join("%.0f %%" % (100 * k) for k in kept)))
 print("p99 flooded / alone, median: %.2f (target <= 3); rounds: %s"
       % (statistics.median(p99s), ", ".join("%.2f" % p for p in p99s)))
-caused = max(0.0, used - background)
-print("Key lookups and access feed reads during the floods: %d, of which %.0f the feed's own background;"
-      " caused by the flood: %.4f per flood request (target < 0.01), %.1f per second"
-      % (used, background, caused / flood_requests, caused / flood_seconds))
+print("Flood alone, raw: %d database transactions (both pools, background work included) for %d flood requests,"
+      " %.4f per request; %d in an equal window just before with no traffic at all; difference %.4f per request"
+      % (alone_all, alone_requests, alone_all / alone_requests, idle_all,
+         (alone_all - idle_all) / alone_requests))
+print("Flooded rounds, raw: %d key lookups and access feed reads for %d flood requests, %.4f per request;"
+      " less the feed's %.0f background reads (its rate while the caller ran alone): %.4f per request, %.1f a second"
+      % (used, flood_requests, used / flood_requests, background,
+         max(0.0, used - background) / flood_requests, max(0.0, used - background) / flood_seconds))
+print("Attributed (key lookups and early feed reads, counted where they happen): %d in the flood alone, %d in the"
+      " flooded rounds: %.4f per flood request (target < 0.01)"
+      % (alone_auth, auth, (alone_auth + auth) / (alone_requests + flood_requests)))
 PY

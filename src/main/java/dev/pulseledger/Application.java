@@ -198,7 +198,9 @@ public final class Application implements AutoCloseable {
         AdminKeys.InForce adminKeys = AdminKeys.accepted(config.get(Settings.ADMIN_KEY), keys, clock, console);
         List<String> adminHashes = adminKeys.hashes();
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
-        Authenticator authenticator = new Authenticator(KeyDirectory.load(keys, accessFeed), clock, adminHashes);
+        KeyDirectory keyDirectory = KeyDirectory.load(keys, accessFeed);
+        countAuthenticationReads(metrics, keyDirectory, accessFeed);
+        Authenticator authenticator = new Authenticator(keyDirectory, clock, adminHashes);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
         parts.add("access feed", accessFeed);
         parts.startLater("access feed", accessFeed::start);
@@ -394,6 +396,25 @@ public final class Application implements AutoCloseable {
         FunctionCounter.builder("pulseledger.db.transactions", database, Database::transactions)
                 .description("Database transactions and single reads, per connection pool")
                 .tag("pool", pool)
+                .register(metrics);
+    }
+
+    /**
+     * The database reads that requests cause on the way to authentication, apart from the access
+     * feed's scheduled reads that run whatever the traffic: what a flood of made-up keys could cost.
+     */
+    private static void countAuthenticationReads(
+            PrometheusMeterRegistry metrics, KeyDirectory directory, AccessFeed feed) {
+        FunctionCounter.builder("pulseledger.key.lookups", directory, KeyDirectory::lookups)
+                .description("Database reads of one key's grant, for a key that exists but was not cached")
+                .register(metrics);
+        FunctionCounter.builder("pulseledger.access.feed.reads", feed, AccessFeed::scheduledReads)
+                .description("Reads of the access change log, on schedule or asked for early")
+                .tag("trigger", "schedule")
+                .register(metrics);
+        FunctionCounter.builder("pulseledger.access.feed.reads", feed, AccessFeed::demandedReads)
+                .description("Reads of the access change log, on schedule or asked for early")
+                .tag("trigger", "demand")
                 .register(metrics);
     }
 

@@ -3,6 +3,7 @@ package dev.pulseledger.keys;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -11,7 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Follows the access change log for this node's caches: one read per poll interval, plus a read on
  * demand (at most one per {@link #MIN_READ_GAP}) for a caller who needs to see every change committed
- * before it asked, such as a key unknown here that another node may have just created.
+ * before it asked, such as an operator who just changed a key here. A caller who only needs to see
+ * changes soon, such as a key unknown here that another node may have just created, waits for the
+ * next scheduled read instead, which costs the database nothing more.
  */
 public final class AccessFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AccessFeed.class);
@@ -19,7 +22,7 @@ public final class AccessFeed implements AutoCloseable {
     /** How often every node reads the log: revocations show everywhere within about this long. */
     public static final Duration POLL_INTERVAL = Duration.ofMillis(250);
 
-    /** On-demand reads are at most this frequent, so a flood of unknown keys costs at most ten reads a second. */
+    /** On-demand reads are at most this frequent, so callers asking at once share one read. */
     public static final Duration MIN_READ_GAP = Duration.ofMillis(100);
 
     /**
@@ -52,6 +55,8 @@ public final class AccessFeed implements AutoCloseable {
     private long lastGoodRead;
     private boolean wanted;
     private long cursor;
+    private final LongAdder scheduledReads = new LongAdder();
+    private final LongAdder demandedReads = new LongAdder();
 
     private AccessFeed(AccessChangeLog log, Duration pollInterval, long cursor) {
         this.log = log;
@@ -88,12 +93,36 @@ public final class AccessFeed implements AutoCloseable {
      * the call has been applied. False when that read failed or did not finish within {@code maxWait}.
      */
     public boolean catchUp(Duration maxWait) {
+        return awaitRead(maxWait, true);
+    }
+
+    /**
+     * As {@link #catchUp(Duration)}, but waits for the next scheduled read (at most a poll interval
+     * away) instead of asking for an early one, so that no number of callers adds database work.
+     */
+    public boolean nextRead(Duration maxWait) {
+        return awaitRead(maxWait, false);
+    }
+
+    /** Reads of the log started on schedule, once per poll interval. */
+    public long scheduledReads() {
+        return scheduledReads.sum();
+    }
+
+    /** Reads of the log started early because a caller asked to catch up: work that callers caused. */
+    public long demandedReads() {
+        return demandedReads.sum();
+    }
+
+    private boolean awaitRead(Duration maxWait, boolean early) {
         long deadline = System.nanoTime() + maxWait.toNanos();
         lock.lock();
         try {
             long target = readsStarted + 1;
-            wanted = true;
-            readWanted.signal();
+            if (early) {
+                wanted = true;
+                readWanted.signal();
+            }
             while (readsFinished < target) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !running) {
@@ -142,6 +171,8 @@ public final class AccessFeed implements AutoCloseable {
             if (!awaitNextRead(startNanos)) {
                 return;
             }
+            boolean demanded = System.nanoTime() - startNanos < pollInterval.toNanos();
+            (demanded ? demandedReads : scheduledReads).increment();
         }
     }
 

@@ -14,7 +14,8 @@ import java.util.Optional;
 public final class SpendingQueries {
     static final String COLUMNS = "seq, id, account_id, amount, status, reverted_amount, created_at, reverted_at";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM spendings WHERE id = ? AND account_id = ?";
-    private static final String SELECT_PAGE =
+    /** A page of an account's spendings by keyset (public: the bench checks its plan at scale). */
+    public static final String SELECT_PAGE =
             "SELECT " + COLUMNS + " FROM spendings WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
 
     private final Database database;

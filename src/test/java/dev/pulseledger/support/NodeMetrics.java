@@ -4,16 +4,29 @@ package dev.pulseledger.support;
 public final class NodeMetrics {
     private NodeMetrics() {}
 
-    /** The sum of every sample of {@code name} (all label sets) that the node reports now. */
+    /**
+     * The sum of every sample of {@code name} (all label sets) that the node reports now; a name with
+     * its labels, {@code name{label="value"}}, picks that one sample.
+     */
     public static double sum(String baseUrl, String name) {
         Reply reply = new Api(baseUrl, null).get("/metrics");
+        boolean labelled = name.endsWith("}");
         double total = 0;
         for (String line : reply.text().split("\n", -1)) {
-            if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+            if ((!labelled && line.startsWith(name + "{")) || line.startsWith(name + " ")) {
                 total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
         return total;
+    }
+
+    /**
+     * Database reads that requests caused on the way to authentication: key lookups and access-feed
+     * reads asked for early. The feed's scheduled reads run whatever the traffic and are not counted.
+     */
+    public static long authenticationReads(String baseUrl) {
+        return (long) (sum(baseUrl, "pulseledger_key_lookups_total")
+                + sum(baseUrl, "pulseledger_access_feed_reads_total{trigger=\"demand\"}"));
     }
 
     /** Database transactions and single reads the node has run so far, over all its pools. */
