@@ -284,6 +284,11 @@ final class ScaleRun {
                 sizes.get(i).runs().add(runs);
             }
         }
+        // Spend is the first request: its p50 at the largest size against the smallest's in the same round.
+        for (int round = 0; round < ROUNDS; round++) {
+            report.scaleSpendP50Ratios.add(sizes.getLast().runs().get(round).getFirst().p50Micros()
+                    / (double) sizes.getFirst().runs().get(round).getFirst().p50Micros());
+        }
         for (int i = 0; i < sizes.size(); i++) {
             Size size = sizes.get(i);
             for (int r = 0; r < REQUESTS.size(); r++) {
