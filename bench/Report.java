@@ -13,6 +13,8 @@ final class Report {
     final Map<String, Long> peakRssKb = new LinkedHashMap<>();
     final Map<Integer, Double> scaleVerifySeconds = new LinkedHashMap<>();
     final Map<Integer, ScaleSize> scaleSizes = new LinkedHashMap<>();
+    /** The scale case's spend p50 at the largest size over the smallest's, round by round. */
+    final List<Double> scaleSpendP50Ratios = new ArrayList<>();
     String machine = "";
     String loadAfter = "";
     boolean failed;
@@ -124,6 +126,16 @@ final class Report {
                     times,
                     small.p50Millis(),
                     verdict(times <= 1.2)));
+        }
+        if (scaleSpends.size() >= 2) {
+            double[] sorted = scaleSpendP50Ratios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- The same, round by round (each pair measured about a minute apart): %s; median %.2f×%n",
+                    scaleSpendP50Ratios.stream()
+                            .map(ratio -> String.format(Locale.ROOT, "%.2f×", ratio))
+                            .collect(java.util.stream.Collectors.joining(", ")),
+                    sorted[sorted.length / 2]));
         }
         scaleSizes.forEach((accounts, size) -> md.append(String.format(
                 Locale.ROOT,

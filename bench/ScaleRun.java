@@ -33,7 +33,7 @@ final class ScaleRun {
     /** The seeded tables' indexes that back no constraint (primary keys and UNIQUE stay), with their definitions. */
     private static final String SEEDED_INDEXES = "SELECT quote_ident(indexname), indexdef FROM pg_indexes"
             + " WHERE schemaname = current_schema() AND tablename IN ('accounts', 'grants', 'api_keys', 'ledger_entries',"
-            + " 'spendings', 'spending_grants') AND indexname NOT IN (SELECT conname FROM pg_constraint) ORDER BY 1";
+            + " 'spendings') AND indexname NOT IN (SELECT conname FROM pg_constraint) ORDER BY 1";
     private static final int HISTORY_PAGE = 20;
     private static final List<String[]> REQUESTS = List.of(
             new String[] {"spend", "POST", "/api/tokens/spend/1"},
@@ -44,7 +44,10 @@ final class ScaleRun {
     private static final String STEP = "WITH p AS (SELECT ?::bigint AS lo, ?::bigint AS hi, ?::bigint AS now,"
             + " ?::integer AS per, ?::bigint AS balance, ?::bigint AS month) ";
 
-    /** The rows of accounts {@code lo < i <= hi}: as bench/Seed writes them, plus {@code per} spendings of 1 token each. */
+    /**
+     * The rows of accounts {@code lo < i <= hi}: as bench/Seed writes them, plus {@code per} spendings of 1
+     * token each, each naming the one grant it drew from (V160: no spending_grants row), and their spend lines.
+     */
     private static final List<String> GROW = List.of(
             """
             INSERT INTO accounts (id, name, plan_id, balance, status, created_at, period_anchor, period_start,
@@ -69,14 +72,10 @@ final class ScaleRun {
                 'gr_' || lpad(i::text, 26, '0'), 'opening balance', p.now - p.month
             FROM p, generate_series(p.lo + 1, p.hi) i""",
             """
-            INSERT INTO spendings (id, account_id, amount, status, created_at)
+            INSERT INTO spendings (id, account_id, amount, status, created_at, grant_id)
             SELECT 'sp_' || lpad((i * 1000 + n)::text, 26, '0'), 'acct_' || lpad(i::text, 26, '0'), 1, 'active',
-                p.now - p.month + n * 60000
+                p.now - p.month + n * 60000, 'gr_' || lpad(i::text, 26, '0')
             FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n ORDER BY n, i""",
-            """
-            INSERT INTO spending_grants (spending_id, grant_id, amount, returned)
-            SELECT 'sp_' || lpad((i * 1000 + n)::text, 26, '0'), 'gr_' || lpad(i::text, 26, '0'), 1, 0
-            FROM p, generate_series(p.lo + 1, p.hi) i, generate_series(1, p.per) n""",
             """
             INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, grant_id, reason, created_at)
             SELECT 'acct_' || lpad(i::text, 26, '0'), 'spend', -1, p.balance - n,
@@ -283,6 +282,11 @@ final class ScaleRun {
                 }
                 sizes.get(i).runs().add(runs);
             }
+        }
+        // Spend is the first request: its p50 at the largest size against the smallest's in the same round.
+        for (int round = 0; round < ROUNDS; round++) {
+            report.scaleSpendP50Ratios.add(sizes.getLast().runs().get(round).getFirst().p50Micros()
+                    / (double) sizes.getFirst().runs().get(round).getFirst().p50Micros());
         }
         for (int i = 0; i < sizes.size(); i++) {
             Size size = sizes.get(i);

@@ -23,7 +23,11 @@ import org.slf4j.LoggerFactory;
  * that dies loses at most its last interval of dashboard counts, never a token.
  */
 public final class SpendActivity implements AutoCloseable {
-    static final Duration FLUSH_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * Each flush writes a row per account that spent since the last one, so with many callers a longer
+     * interval means fewer writes per spend (every second, it was ~0.9 upserts per spend at 1,000 callers).
+     */
+    static final Duration FLUSH_INTERVAL = Duration.ofSeconds(5);
     /** Accounts counted between two flushes; past it a node drops counts rather than grow. */
     static final int MAX_PENDING = 100_000;
 
@@ -163,7 +167,7 @@ public final class SpendActivity implements AutoCloseable {
         try {
             flush();
         } catch (RuntimeException e) {
-            LOG.warn("Could not add the last second's spend counts to the dashboard: {}", e.getMessage());
+            LOG.warn("Could not add the latest spend counts to the dashboard: {}", e.getMessage());
         }
     }
 

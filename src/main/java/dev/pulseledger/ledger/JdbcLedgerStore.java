@@ -20,10 +20,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -50,7 +52,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
      */
     static final String LIVE_GRANTS = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.remaining > 0";
 
-    private static final String SELECT_SPENDING = "SELECT " + SpendingQueries.COLUMNS + " FROM spendings WHERE id = ?";
+    private static final String SELECT_SPENDING =
+            "SELECT " + SpendingQueries.COLUMNS + ", grant_id FROM spendings WHERE id = ?";
     private static final String SELECT_ALLOCATIONS =
             "SELECT spending_id, grant_id, amount, returned FROM spending_grants WHERE spending_id = ?";
     private static final String SELECT_GRANT = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.id = ?";
@@ -86,9 +89,10 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     @Override
     public final Decision round(StateQuery query, Duration lockWait, Function<LedgerState, Decision> decide) {
         return database.inTransaction(connection -> {
-            LedgerState state = read(connection, query, lockWait);
+            Set<String> paidByOneGrant = new HashSet<>();
+            LedgerState state = read(connection, query, lockWait, paidByOneGrant);
             Decision decision = decide.apply(state);
-            write(connection, decision.changes());
+            write(connection, decision.changes(), paidByOneGrant);
             return decision;
         });
     }
@@ -153,13 +157,18 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 List.of());
     }
 
-    private LedgerState read(Connection connection, StateQuery query, Duration lockWait) throws SQLException {
+    /**
+     * Reads what the round decides on; the spendings it reads that name the one grant that paid them
+     * (V160) go into {@code paidByOneGrant}, whose returns are kept in the spending's own row.
+     */
+    private LedgerState read(Connection connection, StateQuery query, Duration lockWait, Set<String> paidByOneGrant)
+            throws SQLException {
         Map<String, LockedAccount> locked = lockAccounts(connection, query.accountIds(), lockWait);
         Map<String, Spending> spendings = new HashMap<>();
         Map<String, List<Allocation>> allocations = new HashMap<>();
         Map<String, Long> landedSpendBalances = new HashMap<>();
         if (!query.spendingIds().isEmpty()) {
-            readSpendings(connection, query, spendings, allocations);
+            readSpendings(connection, query, spendings, allocations, paidByOneGrant);
         }
         Map<String, Reservation> reservations = new HashMap<>();
         Map<String, Instant> holdsDueAfter = new HashMap<>();
@@ -224,18 +233,29 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             Connection connection,
             StateQuery query,
             Map<String, Spending> spendings,
-            Map<String, List<Allocation>> allocations)
+            Map<String, List<Allocation>> allocations,
+            Set<String> paidByOneGrant)
             throws SQLException {
-        try (PreparedStatement spending = connection.prepareStatement(SELECT_SPENDING)) {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_SPENDING)) {
             for (String id : query.spendingIds()) {
-                spending.setString(1, id);
-                try (ResultSet rs = spending.executeQuery()) {
+                ps.setString(1, id);
+                Spending spending;
+                @Nullable String soleGrant;
+                try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
                         continue;
                     }
-                    spendings.put(id, SpendingQueries.spending(rs));
+                    spending = SpendingQueries.spending(rs);
+                    soleGrant = rs.getString("grant_id");
                 }
-                allocations.put(id, allocations(connection, id));
+                spendings.put(id, spending);
+                if (soleGrant == null) {
+                    allocations.put(id, allocations(connection, id));
+                } else {
+                    paidByOneGrant.add(id);
+                    allocations.put(
+                            id, List.of(new Allocation(id, soleGrant, spending.amount(), spending.revertedAmount())));
+                }
             }
         }
     }
@@ -340,7 +360,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         return plans;
     }
 
-    private void write(Connection connection, ChangeSet changes) throws SQLException {
+    private void write(Connection connection, ChangeSet changes, Set<String> paidByOneGrant) throws SQLException {
         if (!changes.newAccounts().isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(INSERT_ACCOUNT)) {
                 for (Account account : changes.newAccounts()) {
@@ -396,9 +416,13 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             }
         }
         ReservationRows.write(connection, changes);
-        if (!changes.returnedAllocations().isEmpty()) {
+        // A spending paid by one grant keeps what it returned as its reverted amount, written above.
+        List<Allocation> returned = changes.returnedAllocations().stream()
+                .filter(a -> !paidByOneGrant.contains(a.spendingId()))
+                .toList();
+        if (!returned.isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(RETURN_ALLOCATION)) {
-                for (Allocation allocation : changes.returnedAllocations()) {
+                for (Allocation allocation : returned) {
                     ps.setLong(1, allocation.returned());
                     ps.setString(2, allocation.spendingId());
                     ps.setString(3, allocation.grantId());
@@ -435,6 +459,35 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
                 throw new IllegalStateException("A ledger round changed a row that was not as it had read it");
             }
+        }
+    }
+
+    /**
+     * The new spendings' draws as the stores write them: a spending paid by one grant names it in its
+     * own row ({@code soleGrants}, by spending id); every other draw is an allocation row.
+     */
+    record NewDraws(Map<String, String> soleGrants, List<Allocation> rows) {
+        static NewDraws of(ChangeSet changes) {
+            Map<String, Integer> draws = new HashMap<>();
+            changes.newAllocations().forEach(a -> draws.merge(a.spendingId(), 1, Integer::sum));
+            Set<String> newSpendings = new HashSet<>();
+            changes.newSpendings().forEach(s -> newSpendings.add(s.id()));
+            Map<String, String> sole = new HashMap<>();
+            List<Allocation> rows = new ArrayList<>();
+            for (Allocation allocation : changes.newAllocations()) {
+                String spending = allocation.spendingId();
+                if (newSpendings.contains(spending) && draws.getOrDefault(spending, 0) == 1) {
+                    sole.put(spending, allocation.grantId());
+                } else {
+                    rows.add(allocation);
+                }
+            }
+            return new NewDraws(sole, rows);
+        }
+
+        @Nullable
+        String soleGrant(Spending spending) {
+            return soleGrants.get(spending.id());
         }
     }
 

@@ -50,10 +50,10 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 FROM unnest(?::text[], ?::bigint[]) AS c (id, balance)
                 WHERE a.id = c.id),
             new_spendings AS (
-                INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at)
-                SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at
-                FROM batch, unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[]) WITH ORDINALITY
-                    AS s (id, account_id, amount, status, reverted_at, position)
+                INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at, grant_id)
+                SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at, s.grant_id
+                FROM batch, unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::text[])
+                    WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, position)
                 ORDER BY s.position),
             new_grants AS (
                 INSERT INTO grants (id, account_id, kind, amount, remaining, expired, expires_at, period_start,
@@ -164,6 +164,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 && changes.changedGrants().isEmpty()) {
             return; // every command was refused, replayed or found nothing to do
         }
+        NewDraws draws = NewDraws.of(changes);
         try (PreparedStatement ps = connection.prepareStatement(WRITE_CHANGES)) {
             int i = 0;
             ps.setLong(++i, changes.at().toEpochMilli());
@@ -174,6 +175,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             ps.setArray(++i, longs(connection, changes.newSpendings().stream().map(Spending::amount)));
             ps.setArray(++i, texts(connection, changes.newSpendings().stream().map(JdbcLedgerStore::status)));
             ps.setArray(++i, longs(connection, changes.newSpendings().stream().map(s -> epochMillis(s.revertedAt()))));
+            ps.setArray(++i, texts(connection, changes.newSpendings().stream().map(draws::soleGrant)));
             List<Grant> created = changes.newGrants();
             ps.setArray(++i, texts(connection, created.stream().map(Grant::id)));
             ps.setArray(++i, texts(connection, created.stream().map(Grant::accountId)));
@@ -189,7 +191,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             ps.setArray(++i, longs(connection, changed.stream().map(Grant::remaining)));
             ps.setArray(++i, longs(connection, changed.stream().map(Grant::expired)));
             ps.setArray(++i, longs(connection, changed.stream().map(g -> epochMillis(g.expiresAt()))));
-            List<Allocation> drawn = changes.newAllocations();
+            List<Allocation> drawn = draws.rows();
             ps.setArray(++i, texts(connection, drawn.stream().map(Allocation::spendingId)));
             ps.setArray(++i, texts(connection, drawn.stream().map(Allocation::grantId)));
             ps.setArray(++i, longs(connection, drawn.stream().map(Allocation::amount)));

@@ -21,8 +21,8 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
     private static final String GRANTS_OF_ONE = LIVE_GRANTS + " AND g.account_id = ?";
     private static final String UPDATE_BALANCE = "UPDATE accounts SET balance = ? WHERE id = ?";
     private static final String INSERT_SPENDING =
-            "INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?)";
+            "INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at, grant_id)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_GRANT =
             "INSERT INTO grants (id, account_id, kind, amount, remaining, expired, expires_at, period_start,"
                     + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -68,6 +68,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             }
             executeIfAny(ps, changes.balances().size());
         }
+        NewDraws draws = NewDraws.of(changes);
         try (PreparedStatement ps = connection.prepareStatement(INSERT_SPENDING)) {
             for (Spending spending : changes.newSpendings()) {
                 ps.setString(1, spending.id());
@@ -76,6 +77,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 ps.setString(4, status(spending));
                 ps.setLong(5, spending.createdAt().toEpochMilli());
                 Rows.setOptionalInstant(ps, 6, spending.revertedAt());
+                ps.setString(7, draws.soleGrant(spending));
                 ps.addBatch();
             }
             executeIfAny(ps, changes.newSpendings().size());
@@ -106,14 +108,14 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             executeIfAny(ps, changes.changedGrants().size());
         }
         try (PreparedStatement ps = connection.prepareStatement(INSERT_ALLOCATION)) {
-            for (Allocation allocation : changes.newAllocations()) {
+            for (Allocation allocation : draws.rows()) {
                 ps.setString(1, allocation.spendingId());
                 ps.setString(2, allocation.grantId());
                 ps.setLong(3, allocation.amount());
                 ps.setLong(4, allocation.returned());
                 ps.addBatch();
             }
-            executeIfAny(ps, changes.newAllocations().size());
+            executeIfAny(ps, draws.rows().size());
         }
         try (PreparedStatement ps = connection.prepareStatement(INSERT_LINE)) {
             for (LedgerLine line : changes.lines()) {

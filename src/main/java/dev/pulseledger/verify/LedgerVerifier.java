@@ -42,10 +42,10 @@ public final class LedgerVerifier {
             + "   SUM(CASE WHEN kind = 'spend' THEN 1 ELSE 0 END) AS spends FROM ledger_entries"
             + "   WHERE spending_id IS NOT NULL GROUP BY spending_id) l ON l.spending_id = s.id"
             + " LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned,"
-            + "   COUNT(*) AS grants FROM spending_grants GROUP BY spending_id) d ON d.spending_id = s.id";
+            + "   COUNT(*) AS grants FROM allocations GROUP BY spending_id) d ON d.spending_id = s.id";
     private static final String GRANTS = "SELECT g.id, g.account_id, g.amount, g.remaining, g.expired,"
             + " COALESCE(h.held, 0), COALESCE(l.lines, 0) FROM grants g"
-            + " LEFT JOIN (SELECT grant_id, SUM(amount - returned) AS held FROM spending_grants"
+            + " LEFT JOIN (SELECT grant_id, SUM(amount - returned) AS held FROM allocations"
             + "   GROUP BY grant_id) h ON h.grant_id = g.id"
             + " LEFT JOIN (SELECT account_id, grant_id, COUNT(*) AS lines FROM ledger_entries"
             + "   WHERE grant_id IS NOT NULL AND kind IN ('credit', 'allowance') GROUP BY account_id, grant_id) l"
@@ -60,7 +60,7 @@ public final class LedgerVerifier {
             + "   AND l.kind = 'release'),"
             + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0)"
             + " FROM reservations r LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned"
-            + "   FROM spending_grants GROUP BY spending_id) d ON d.spending_id = r.id";
+            + "   FROM allocations GROUP BY spending_id) d ON d.spending_id = r.id";
 
     /** Rows read per round trip: the driver holds one page of a check's rows, not all of them. */
     private static final int FETCH_SIZE = 10_000;

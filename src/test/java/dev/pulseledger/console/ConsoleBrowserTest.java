@@ -127,7 +127,7 @@ class ConsoleBrowserTest {
         assertThat(caller.post("/api/tokens/spend/100").status()).isEqualTo(201);
         assertThat(caller.post("/api/tokens/spend/5000").status()).isEqualTo(402);
 
-        // The spend on the dashboard (counts reach the database within a second) and in the ledger.
+        // The spend on the dashboard (counts reach the database within five seconds) and in the ledger.
         page.findElement(By.linkText("Dashboard")).click();
         refreshUntil(
                 page,

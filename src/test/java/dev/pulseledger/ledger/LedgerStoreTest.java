@@ -9,6 +9,7 @@ import dev.pulseledger.store.Database;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Fault;
 import dev.pulseledger.store.Ids;
+import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LedgerAudit;
 import dev.pulseledger.support.TestNode;
@@ -16,10 +17,12 @@ import dev.pulseledger.support.TestStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -105,6 +108,52 @@ class LedgerStoreTest {
                             spent -> assertThat(spent.balance()).isEqualTo(700));
             assertThat(node.caller(caller.key()).balance()).isEqualTo(700);
             assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aSpendingPaidByOneGrantNamesItInItsRowAndOnePaidBySeveralListsEach(TestStore store) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            Api api = node.caller(caller.key());
+            String single =
+                    api.post("/api/tokens/spend/100").json().get("spendingId").asText();
+            node.admin()
+                    .post(
+                            "/admin/accounts/" + caller.accountId() + "/credits",
+                            Map.of("amount", 50, "expiresAt", "2099-01-01T00:00:00Z"));
+            String split =
+                    api.post("/api/tokens/spend/80").json().get("spendingId").asText();
+
+            assertThat(draws(node.databaseUrl(), single)).isEqualTo(new Draws(true, 0));
+            assertThat(draws(node.databaseUrl(), split)).isEqualTo(new Draws(false, 2));
+
+            // Partly, then wholly: each return goes back to the grants the spending drew from.
+            String path = "/api/tokens/spendings/" + single + "/revert";
+            assertThat(api.post(path, Map.of("amount", 40)).status()).isEqualTo(200);
+            assertThat(api.post(path).status()).isEqualTo(200);
+            assertThat(api.post("/api/tokens/spendings/" + split + "/revert").status())
+                    .isEqualTo(200);
+
+            assertThat(api.balance()).isEqualTo(1050);
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    /** Whether a spending names its one grant in its own row, and how many allocation rows it has. */
+    private record Draws(boolean namesItsGrant, int allocationRows) {}
+
+    private static Draws draws(String databaseUrl, String spendingId) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(databaseUrl);
+                PreparedStatement ps = connection.prepareStatement("SELECT s.grant_id IS NOT NULL,"
+                        + " (SELECT COUNT(*) FROM spending_grants g WHERE g.spending_id = s.id)"
+                        + " FROM spendings s WHERE s.id = ?")) {
+            ps.setString(1, spendingId);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return new Draws(rs.getBoolean(1), rs.getInt(2));
+            }
         }
     }
 

@@ -71,8 +71,9 @@ class VerifyCommandTest {
 
             execute(
                     node.databaseUrl(),
-                    "UPDATE spending_grants SET amount = amount + 5 WHERE grant_id IN"
-                            + " (SELECT id FROM grants WHERE account_id = ?)",
+                    // A second draw of 5 beside the one grant the spending names in its own row.
+                    "INSERT INTO spending_grants (spending_id, grant_id, amount, returned)"
+                            + " SELECT id, grant_id, 5, 0 FROM spendings WHERE account_id = ?",
                     caller.accountId());
             Run broken = verify(node.databaseUrl());
 
