@@ -15,6 +15,8 @@ import java.util.OptionalLong;
 public final class Access {
     private static final String CHALLENGE = "ApiKey header=\"X-ApiKey\"";
     private static final Object CHECKED_KEY = new Object();
+    /** Marks a request whose unknown key the flood gate already counted against its client's allowance. */
+    private static final Object COUNTED_FAILURE = new Object();
 
     private final Authenticator authenticator;
     private final ClientAddresses clients;
@@ -61,20 +63,24 @@ public final class Access {
     }
 
     /**
-     * Seconds to wait, when the request is to be refused as part of a flood: its client has used up
-     * its failed authentications and its key is one this node does not know. Decided from memory,
-     * before any other work; a key that passes is not checked again for the rest of the request.
+     * Seconds to wait, when the request is to be refused as part of a flood: its key is one this node
+     * does not know and its client has used up its failed authentications. Decided from memory, before
+     * any other work. An unknown key within the allowance takes its failure from it here, so that of
+     * requests arriving together only as many as the allowance holds go on (to wait for the access
+     * feed's next read and get their 401) and the rest are refused here; a key that passes is not
+     * checked again for the rest of the request.
      */
     OptionalLong floodRefusal(ServerRequest req) {
-        String client = clients.of(req);
-        if (!failures.exhausted(client)) {
+        KeyCheck check = authenticator.check(Requests.apiKey(req), false);
+        if (!(check instanceof KeyCheck.Refused(KeyCheck.Reason reason) && reason == KeyCheck.Reason.UNKNOWN)) {
+            req.context().register(CHECKED_KEY, check);
             return OptionalLong.empty();
         }
-        KeyCheck check = authenticator.check(Requests.apiKey(req), false);
-        if (check instanceof KeyCheck.Refused(KeyCheck.Reason reason) && reason == KeyCheck.Reason.UNKNOWN) {
+        String client = clients.of(req);
+        if (!failures.failed(client)) {
             return OptionalLong.of(failures.retryAfterSeconds(client));
         }
-        req.context().register(CHECKED_KEY, check);
+        req.context().register(COUNTED_FAILURE, Boolean.TRUE);
         return OptionalLong.empty();
     }
 
@@ -89,19 +95,23 @@ public final class Access {
     }
 
     /**
-     * Checks the key and counts an unknown one against the client's address. A client past its
-     * allowance gets 429 for a key this node does not know, without a lookup or a wait.
+     * Checks the key and counts an unknown one against the client's address, unless the flood gate
+     * counted it already. A client past its allowance gets 429 for a key this node does not know,
+     * without a lookup or a wait.
      */
     private KeyCheck checkCounted(ServerRequest req) {
+        boolean counted = req.context().get(COUNTED_FAILURE, Boolean.class).isPresent();
         String client = clients.of(req);
-        boolean exhausted = failures.exhausted(client);
+        boolean exhausted = !counted && failures.exhausted(client);
         KeyCheck check = authenticator.check(Requests.apiKey(req), !exhausted);
-        if (check instanceof KeyCheck.Refused(KeyCheck.Reason reason) && reason == KeyCheck.Reason.UNKNOWN) {
-            // Counted as it is answered: of requests that passed the check together, only as many as
-            // the allowance still held get their 401; the rest get the 429.
-            if (exhausted || !failures.failed(client)) {
-                throw FailedAuthRefusal.problem(failures.retryAfterSeconds(client));
-            }
+        boolean unknown =
+                check instanceof KeyCheck.Refused(KeyCheck.Reason reason) && reason == KeyCheck.Reason.UNKNOWN;
+        if (unknown && !counted && (exhausted || !failures.failed(client))) {
+            throw FailedAuthRefusal.problem(failures.retryAfterSeconds(client));
+        }
+        if (!unknown && counted) {
+            // A key another node made a moment ago: it showed with the feed's read, so no failure after all.
+            failures.forgive(client);
         }
         return check;
     }

@@ -1,7 +1,5 @@
 package dev.pulseledger.pulse;
 
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.pulseledger.http.EntityTags;
 import dev.pulseledger.http.Json;
 import dev.pulseledger.status.Incident;
@@ -10,14 +8,19 @@ import dev.pulseledger.status.Maintenance;
 import dev.pulseledger.status.MaintenanceStore;
 import dev.pulseledger.status.StatusJson;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
 /**
  * The public service listing with its active incidents and upcoming maintenance, rendered once and
  * shared by every request until it is at most {@link #MAX_STALENESS} old, so a change made on any
- * node shows everywhere within the contract's bound while reads cost no query.
+ * node shows everywhere within the contract's bound while reads cost no query. A read of a fresh
+ * listing is two volatile reads and a clock read; one caller reloads a stale one while the others wait for it.
  */
 public final class PulseFeed {
     public static final Duration MAX_STALENESS = Duration.ofSeconds(1);
@@ -40,31 +43,59 @@ public final class PulseFeed {
             List<StatusJson.IncidentBody> activeIncidents,
             List<StatusJson.MaintenanceBody> scheduledMaintenances) {}
 
+    /** A snapshot, when its load began, and the count of local changes it may already show. */
+    private record Loaded(Snapshot snapshot, long startedNanos, long changes) {}
+
     private final ServiceStore store;
     private final IncidentStore incidents;
     private final MaintenanceStore maintenances;
-    private final LoadingCache<String, Snapshot> snapshot;
+    private final ReentrantLock loading = new ReentrantLock();
+    /** Changes made on this node: one that moved it since a load began makes that load stale at once. */
+    private final AtomicLong changes = new AtomicLong();
+
+    private volatile Optional<Loaded> loaded = Optional.empty();
 
     public PulseFeed(ServiceStore store, IncidentStore incidents, MaintenanceStore maintenances) {
         this.store = store;
         this.incidents = incidents;
         this.maintenances = maintenances;
-        this.snapshot = Caffeine.newBuilder()
-                .expireAfterWrite(MAX_STALENESS)
-                .maximumSize(1)
-                .build(k -> load());
     }
 
     public Snapshot current() {
-        return snapshot.get("feed");
+        Optional<Loaded> now = loaded;
+        if (isFresh(now)) {
+            return now.get().snapshot();
+        }
+        loading.lock();
+        try {
+            now = loaded;
+            if (isFresh(now)) {
+                return now.get().snapshot(); // another caller reloaded it while this one waited
+            }
+            // Stamped before the queries begin, so the snapshot is judged by its oldest possible row.
+            long startedNanos = System.nanoTime();
+            long changesSeen = changes.get();
+            Snapshot next = load(now.map(Loaded::snapshot));
+            loaded = Optional.of(new Loaded(next, startedNanos, changesSeen));
+            return next;
+        } finally {
+            loading.unlock();
+        }
     }
 
     /** Drops the cached listing after a change on this node, so it shows at once here. */
     public void invalidate() {
-        snapshot.invalidateAll();
+        changes.incrementAndGet();
     }
 
-    private Snapshot load() {
+    private boolean isFresh(Optional<Loaded> candidate) {
+        return candidate.isPresent()
+                && candidate.get().changes() == changes.get()
+                && System.nanoTime() - candidate.get().startedNanos() < MAX_STALENESS.toNanos();
+    }
+
+    /** Reads and renders the listing; the bytes and tag of {@code previous} are kept when nothing shown changed. */
+    private Snapshot load(Optional<Snapshot> previous) {
         List<Service> services = store.all().stream()
                 .filter(Service::isPublic)
                 .sorted(Service.PULSE_ORDER)
@@ -82,6 +113,14 @@ public final class PulseFeed {
                 services.stream().map(ServiceJson::forFeed).toList(),
                 active.stream().map(StatusJson::incident).toList(),
                 upcoming.stream().map(StatusJson::maintenance).toList()));
+        if (previous.isPresent() && Arrays.equals(previous.get().json(), json)) {
+            return new Snapshot(
+                    services,
+                    active,
+                    upcoming,
+                    previous.get().json(),
+                    previous.get().etag());
+        }
         return new Snapshot(services, active, upcoming, json, EntityTags.of(json));
     }
 }

@@ -36,6 +36,14 @@ public final class FailedAuthLimiter {
         return buckets.get(address, a -> newBucket()).tryConsume(1);
     }
 
+    /** Gives back one failure counted for {@code address}: the key it was counted for turned out to exist. */
+    public void forgive(String address) {
+        Bucket bucket = buckets.getIfPresent(address);
+        if (bucket != null) {
+            bucket.addTokens(1);
+        }
+    }
+
     /** Whole seconds until {@code address} may try again. */
     public long retryAfterSeconds(String address) {
         Bucket bucket = buckets.getIfPresent(address);
