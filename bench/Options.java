@@ -102,7 +102,7 @@ record Options(
                                        with its ratio to spend-hot at the same connections;
                                        locked (PostgreSQL): 7 accounts' spends before and while an
                                        outside session holds an 8th account's row lock;
-                                       scale (PostgreSQL, on its own: see --scale-accounts; ~40 min at 1M)
+                                       scale (PostgreSQL, on its own: see --scale-accounts; ~25 min at 1M)
                   --accounts N         accounts of the spread case (default 10000)
                   --pg-host H --pg-port P --pg-user U   PostgreSQL server (default PGHOST/PGPORT/PGUSER
                                        or 127.0.0.1:5432 postgres); a fresh database is made and dropped
