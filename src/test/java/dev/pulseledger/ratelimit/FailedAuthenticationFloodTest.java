@@ -144,6 +144,44 @@ class FailedAuthenticationFloodTest {
     }
 
     @Test
+    void requestsArrivingTogetherPastTheAllowanceAreAllRefusedAtTheGateAndHeld() throws Exception {
+        Duration hold = Duration.ofMillis(500);
+        int together = 16;
+        try (TestNode node = TestNode.start(
+                        TestStore.SQLITE.newDatabaseUrl(),
+                        "--auth-failures-per-minute",
+                        "1",
+                        "--auth-failure-hold-ms",
+                        Long.toString(hold.toMillis()));
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Map.Entry<Integer, Duration>>> answers = new ArrayList<>();
+            for (int i = 0; i < together; i++) {
+                answers.add(threads.submit(() -> {
+                    long start = System.nanoTime();
+                    int status = node.caller(Secrets.newCallerKey())
+                            .get("/api/tokens/balance")
+                            .status();
+                    return Map.entry(status, Duration.ofNanos(System.nanoTime() - start));
+                }));
+            }
+            List<Integer> statuses = new ArrayList<>();
+            List<Duration> refusalTimes = new ArrayList<>();
+            for (Future<Map.Entry<Integer, Duration>> answer : answers) {
+                statuses.add(answer.get().getKey());
+                if (answer.get().getKey() == 429) {
+                    refusalTimes.add(answer.get().getValue());
+                }
+            }
+
+            // The allowance of one goes to whichever request reaches the gate first; the others do not
+            // wait for the key list with it only to get an unheld 429 afterwards.
+            assertThat(statuses).filteredOn(status -> status == 401).hasSize(1);
+            assertThat(statuses).filteredOn(status -> status == 429).hasSize(together - 1);
+            assertThat(refusalTimes).allSatisfy(took -> assertThat(took).isGreaterThanOrEqualTo(hold));
+        }
+    }
+
+    @Test
     void forwardedForNamesTheClientOnlyWhenTheProxyIsTrusted() {
         String url = TestStore.SQLITE.newDatabaseUrl();
         try (TestNode behindProxy = TestNode.start(
