@@ -19,6 +19,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
@@ -38,6 +40,10 @@ import org.openqa.selenium.WebElement;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleBrowserTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
+
+    /** The notice {@link #notice} read last, so that the next call waits for another page's. */
+    private WebElement lastNotice;
+
     private static final DateTimeFormatter DATE_TIME_KEYS =
             DateTimeFormatter.ofPattern("MMddyyyy'\t'hhmma", Locale.ENGLISH);
 
@@ -375,12 +381,26 @@ class ConsoleBrowserTest {
                 .get("data");
     }
 
-    /** The notice of the page a click leads to, waiting for that page to arrive. */
-    private static String notice(WebDriver page) {
-        Waiting.until(
-                "the page's notice",
-                () -> !page.findElements(By.cssSelector(".notice")).isEmpty());
-        return page.findElement(By.cssSelector(".notice")).getText();
+    /**
+     * The notice of the page a click leads to, waiting for that page to arrive: a notice other than
+     * the last one read (the page the click left may still show its own, then go stale as it is left).
+     */
+    private String notice(WebDriver page) {
+        AtomicReference<String> text = new AtomicReference<>();
+        Waiting.until("the next page's notice", () -> {
+            List<WebElement> found = page.findElements(By.cssSelector(".notice"));
+            if (found.isEmpty() || found.getFirst().equals(lastNotice)) {
+                return false;
+            }
+            try {
+                text.set(found.getFirst().getText());
+            } catch (StaleElementReferenceException leftMeanwhile) {
+                return false;
+            }
+            lastNotice = found.getFirst();
+            return true;
+        });
+        return text.get();
     }
 
     /**
