@@ -20,8 +20,8 @@ import java.util.List;
  * most once (one release line, none while held), settled no more than it held, and drew and returned
  * exactly its amount. Each statement reads each of its tables once, grouped, so a check costs the same
  * per row at any size (no lookup per account or per spending). What a spending drew is read in its two
- * forms (V160) apart, not through the allocations view: PostgreSQL cannot estimate the groups of a
- * UNION ALL and planned a grouping of every spending as if for 200 rows (2.9× slower with 1,000,000 spendings).
+ * forms (V160) apart, not as one UNION ALL: PostgreSQL cannot estimate the groups of a UNION ALL and
+ * planned a grouping of every spending as if for 200 rows (2.9× slower with 1,000,000 spendings).
  * A reservation's draws are only ever spending_grants rows. Rows are streamed, a page at a time, so
  * memory stays flat however many spendings there are.
  */

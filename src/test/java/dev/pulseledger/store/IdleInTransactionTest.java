@@ -63,15 +63,15 @@ class IdleInTransactionTest {
     }
 
     private static int backendOf(Connection connection) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_backend_pid()");
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
-        }
+        return intOf(connection, "SELECT pg_backend_pid()");
     }
 
     private static int selectOne(Connection connection) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement("SELECT 1");
+        return intOf(connection, "SELECT 1");
+    }
+
+    private static int intOf(Connection connection, String sql) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql);
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getInt(1);
