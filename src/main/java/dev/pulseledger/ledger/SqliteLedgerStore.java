@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SortedSet;
@@ -17,7 +18,8 @@ import java.util.SortedSet;
 /**
  * The ledger on SQLite: a write transaction holds the database's one write lock from BEGIN (IMMEDIATE),
  * which serializes rounds, and SQLite runs in this process, so a statement per row costs no round trip;
- * the reads still take one statement per batch, as each statement costs its own preparing and column lookups.
+ * the reads still take one statement per batch, as each statement costs its own stepping and column lookups,
+ * and every statement stays prepared on its connection ({@link SqliteStatements}).
  */
 final class SqliteLedgerStore extends JdbcLedgerStore {
     /** The batch's accounts, named by one JSON array of ids: one statement for the batch, not one per account. */
@@ -40,6 +42,8 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             "INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, grant_id, reason,"
                     + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
+    private final SqliteStatements statements = new SqliteStatements();
+
     SqliteLedgerStore(Database database, Outbox outbox, AccessChangeLog accessChanges) {
         super(database, outbox, accessChanges);
     }
@@ -50,30 +54,29 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
         String idArray = jsonArray(ids);
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_MANY)) {
-            ps.setString(1, idArray);
-            readAccounts(ps.executeQuery(), accounts);
-        }
-        try (PreparedStatement ps = connection.prepareStatement(GRANTS_OF_MANY)) {
-            ps.setString(1, idArray);
-            readGrants(ps.executeQuery(), accounts);
+        try {
+            PreparedStatement selectAccounts = statements.get(connection, SELECT_MANY);
+            selectAccounts.setString(1, idArray);
+            readAccounts(selectAccounts.executeQuery(), accounts);
+            PreparedStatement selectGrants = statements.get(connection, GRANTS_OF_MANY);
+            selectGrants.setString(1, idArray);
+            readGrants(selectGrants.executeQuery(), accounts);
+        } catch (SQLException | RuntimeException e) {
+            statements.forget(connection);
+            throw e;
         }
         return accounts;
     }
 
     @Override
     void writeCommonChanges(Connection connection, ChangeSet changes) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(UPDATE_BALANCE)) {
-            for (Map.Entry<String, Long> change : changes.balances().entrySet()) {
+        try {
+            writeRows(connection, UPDATE_BALANCE, changes.balances().entrySet(), (ps, change) -> {
                 ps.setLong(1, change.getValue());
                 ps.setString(2, change.getKey());
-                ps.addBatch();
-            }
-            executeIfAny(ps, changes.balances().size());
-        }
-        NewDraws draws = NewDraws.of(changes);
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_SPENDING)) {
-            for (Spending spending : changes.newSpendings()) {
+            });
+            NewDraws draws = NewDraws.of(changes);
+            writeRows(connection, INSERT_SPENDING, changes.newSpendings(), (ps, spending) -> {
                 ps.setString(1, spending.id());
                 ps.setString(2, spending.accountId());
                 ps.setLong(3, spending.amount());
@@ -81,12 +84,8 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 ps.setLong(5, spending.createdAt().toEpochMilli());
                 Rows.setOptionalInstant(ps, 6, spending.revertedAt());
                 ps.setString(7, draws.soleGrant(spending));
-                ps.addBatch();
-            }
-            executeIfAny(ps, changes.newSpendings().size());
-        }
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_GRANT)) {
-            for (Grant grant : changes.newGrants()) {
+            });
+            writeRows(connection, INSERT_GRANT, changes.newGrants(), (ps, grant) -> {
                 ps.setString(1, grant.id());
                 ps.setString(2, grant.accountId());
                 ps.setString(3, grant.kind().wire());
@@ -96,32 +95,20 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 Rows.setOptionalInstant(ps, 7, grant.expiresAt());
                 Rows.setOptionalInstant(ps, 8, grant.periodStart());
                 ps.setLong(9, grant.createdAt().toEpochMilli());
-                ps.addBatch();
-            }
-            executeIfAny(ps, changes.newGrants().size());
-        }
-        try (PreparedStatement ps = connection.prepareStatement(UPDATE_GRANT)) {
-            for (Grant grant : changes.changedGrants()) {
+            });
+            writeRows(connection, UPDATE_GRANT, changes.changedGrants(), (ps, grant) -> {
                 ps.setLong(1, grant.remaining());
                 ps.setLong(2, grant.expired());
                 Rows.setOptionalInstant(ps, 3, grant.expiresAt());
                 ps.setString(4, grant.id());
-                ps.addBatch();
-            }
-            executeIfAny(ps, changes.changedGrants().size());
-        }
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_ALLOCATION)) {
-            for (Allocation allocation : draws.rows()) {
+            });
+            writeRows(connection, INSERT_ALLOCATION, draws.rows(), (ps, allocation) -> {
                 ps.setString(1, allocation.spendingId());
                 ps.setString(2, allocation.grantId());
                 ps.setLong(3, allocation.amount());
                 ps.setLong(4, allocation.returned());
-                ps.addBatch();
-            }
-            executeIfAny(ps, draws.rows().size());
-        }
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_LINE)) {
-            for (LedgerLine line : changes.lines()) {
+            });
+            writeRows(connection, INSERT_LINE, changes.lines(), (ps, line) -> {
                 ps.setString(1, line.accountId());
                 ps.setString(2, line.kind().wire());
                 ps.setLong(3, line.amount());
@@ -130,10 +117,31 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 ps.setString(6, line.grantId().orElse(null));
                 ps.setString(7, line.reason().orElse(null));
                 ps.setLong(8, changes.at().toEpochMilli());
-                ps.addBatch();
-            }
-            executeIfAny(ps, changes.lines().size());
+            });
+        } catch (SQLException | RuntimeException e) {
+            statements.forget(connection);
+            throw e;
         }
+    }
+
+    /** Sets one row's parameters on a statement. */
+    @FunctionalInterface
+    private interface RowBinder<T> {
+        void bind(PreparedStatement statement, T row) throws SQLException;
+    }
+
+    /** Writes {@code rows} with one batch of {@code sql}, or touches nothing when there are none. */
+    private <T> void writeRows(Connection connection, String sql, Collection<T> rows, RowBinder<T> binder)
+            throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        PreparedStatement ps = statements.get(connection, sql);
+        for (T row : rows) {
+            binder.bind(ps, row);
+            ps.addBatch();
+        }
+        ps.executeBatch();
     }
 
     private static String jsonArray(SortedSet<String> ids) {
@@ -141,12 +149,6 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             return JSON.writeValueAsString(ids);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Account ids that do not write as JSON", e);
-        }
-    }
-
-    private static void executeIfAny(PreparedStatement ps, int count) throws SQLException {
-        if (count > 0) {
-            ps.executeBatch();
         }
     }
 }
