@@ -192,12 +192,17 @@ public final class MicroBatcher<T, R> implements AutoCloseable {
                 return;
             }
             long now = System.nanoTime();
-            unanswered.removeIf(job -> {
-                if (now - job.deadlineNanos() >= 0) {
-                    job.fail(timedOut.get());
-                }
-                return job.answer().isDone();
-            });
+            try {
+                unanswered.removeIf(job -> {
+                    if (now - job.deadlineNanos() >= 0) {
+                        job.fail(timedOut.get());
+                    }
+                    return job.answer().isDone();
+                });
+            } catch (RuntimeException e) {
+                // The watchman must outlive any one round: callers wait for it without a timer.
+                LOG.error("Failing overdue answers failed; trying again", e);
+            }
         }
     }
 
