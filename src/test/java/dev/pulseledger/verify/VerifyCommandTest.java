@@ -84,6 +84,34 @@ class VerifyCommandTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void verifyReportsLedgerRowsOfAnAccountThatDoesNotExist(TestStore store) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            String spendingId = spendAndRevert(node.caller(caller.key()));
+
+            // On PostgreSQL no foreign key stops these rows (V170); a plain SQLite connection checks none.
+            execute(
+                    node.databaseUrl(),
+                    "INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, created_at)"
+                            + " SELECT 'acc_gone', kind, amount, balance_after, spending_id, created_at"
+                            + " FROM ledger_entries WHERE spending_id = ?",
+                    spendingId);
+            execute(
+                    node.databaseUrl(),
+                    "INSERT INTO spendings (id, account_id, amount, status, created_at)"
+                            + " SELECT 'spd_gone', 'acc_gone', amount, 'active', created_at FROM spendings WHERE id = ?",
+                    spendingId);
+            Run broken = verify(node.databaseUrl());
+
+            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+            assertThat(broken.out())
+                    .contains("MISMATCH account acc_gone: has 2 ledger lines but no account row")
+                    .contains("MISMATCH account acc_gone: has 1 spendings but no account row");
+        }
+    }
+
     @Test
     void verifyRefusesAMissingDatabaseInsteadOfCreatingAnEmptyOne() {
         Run run = verify("jdbc:sqlite:/nonexistent/pulseledger-verify/none.db");
