@@ -2,7 +2,6 @@ package dev.pulseledger.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +30,12 @@ final class RequestFraming {
 
     private static final int MAX_CHUNK_SIZE_DIGITS = 16;
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,18}");
-    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+    /** The bytes of a token (RFC 9110 tchar), such as a header's name. */
+    private static final boolean[] TOKEN_BYTES = tokenBytes("!#$%&'*+.^_`|~-");
+
+    private static final byte[] CONTENT_LENGTH = "content-length".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRANSFER_ENCODING = "transfer-encoding".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONNECTION = "connection".getBytes(StandardCharsets.US_ASCII);
     private static final byte CR = '\r';
     private static final byte LF = '\n';
 
@@ -150,7 +154,7 @@ final class RequestFraming {
 
     private boolean endOfLine() {
         headBytes++;
-        String text = new String(line, 0, lineLength, StandardCharsets.ISO_8859_1);
+        int length = lineLength;
         lineLength = 0;
         state = State.LINE;
         if (!requestLineSeen) {
@@ -158,36 +162,60 @@ final class RequestFraming {
             requestLineSeen = true;
             return true;
         }
-        return text.isEmpty() ? endOfHead() : header(text);
+        return length == 0 ? endOfHead() : header(length);
     }
 
-    private boolean header(String text) {
-        int colon = text.indexOf(':');
-        if (colon <= 0 || !TOKEN.matcher(text.substring(0, colon)).matches()) {
-            // Also a folded line (obs-fold), which starts with a space or tab.
+    /**
+     * Reads the header line in {@code line[0, length)}. Only the three headers that frame a request are
+     * made into strings: every header of every request passes here.
+     */
+    private boolean header(int length) {
+        int colon = 0;
+        while (colon < length && line[colon] != ':') {
+            if (!isTokenByte(line[colon])) {
+                // Also a folded line (obs-fold), which starts with a space or tab.
+                return fail(Fault.HEAD);
+            }
+            colon++;
+        }
+        if (colon == 0 || colon == length) {
             return fail(Fault.HEAD);
         }
-        String name = text.substring(0, colon).toLowerCase(Locale.ROOT);
-        String value = text.substring(colon + 1).strip();
-        switch (name) {
-            case "content-length" -> {
-                lengthUnclear |= contentLength >= 0 || !DIGITS.matcher(value).matches();
-                contentLength = lengthUnclear ? 0 : Long.parseLong(value);
+        if (nameIs(colon, CONTENT_LENGTH)) {
+            String value = value(colon, length);
+            lengthUnclear |= contentLength >= 0 || !DIGITS.matcher(value).matches();
+            contentLength = lengthUnclear ? 0 : Long.parseLong(value);
+        } else if (nameIs(colon, TRANSFER_ENCODING)) {
+            lengthUnclear |= chunked || !value(colon, length).equalsIgnoreCase("chunked");
+            chunked = true;
+        } else if (nameIs(colon, CONNECTION)) {
+            for (String option : value(colon, length).split(",", -1)) {
+                closeRequested |= option.strip().equalsIgnoreCase("close");
             }
-            case "transfer-encoding" -> {
-                lengthUnclear |= chunked || !value.equalsIgnoreCase("chunked");
-                chunked = true;
-            }
-            case "connection" -> {
-                for (String option : value.split(",", -1)) {
-                    closeRequested |= option.strip().equalsIgnoreCase("close");
-                }
-            }
-            default -> {
-                // Other headers do not frame the request.
+        }
+        return true; // other headers do not frame the request
+    }
+
+    /** Whether the header name {@code line[0, length)} is {@code lowerCaseName}, in any case. */
+    private boolean nameIs(int length, byte[] lowerCaseName) {
+        if (length != lowerCaseName.length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            byte b = line[i];
+            if ((b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b) != lowerCaseName[i]) {
+                return false;
             }
         }
         return true;
+    }
+
+    private String value(int colon, int length) {
+        return new String(line, colon + 1, length - colon - 1, StandardCharsets.ISO_8859_1).strip();
+    }
+
+    private static boolean isTokenByte(byte b) {
+        return b >= 0 && TOKEN_BYTES[b];
     }
 
     private boolean endOfHead() {
@@ -244,5 +272,18 @@ final class RequestFraming {
         state = State.FAILED;
         fault = what;
         return false;
+    }
+
+    private static boolean[] tokenBytes(String symbols) {
+        boolean[] token = new boolean[128];
+        for (char c = '0'; c <= '9'; c++) {
+            token[c] = true;
+        }
+        for (char c = 'a'; c <= 'z'; c++) {
+            token[c] = true;
+            token[Character.toUpperCase(c)] = true;
+        }
+        symbols.chars().forEach(c -> token[c] = true);
+        return token;
     }
 }

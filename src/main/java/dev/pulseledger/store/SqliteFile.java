@@ -3,6 +3,7 @@ package dev.pulseledger.store;
 import dev.pulseledger.config.ConfigException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -78,6 +79,8 @@ final class SqliteFile {
         if (!Files.exists(file)) {
             try {
                 Files.createFile(file, permissions("rw-------"));
+            } catch (FileAlreadyExistsException e) {
+                // Another node starting beside this one made it first: it is the same empty file.
             } catch (IOException e) {
                 throw new ConfigException(
                         "Cannot create the database file " + file + " (" + SETTING + "): " + reason(e) + ".");

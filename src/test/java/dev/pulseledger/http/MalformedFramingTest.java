@@ -102,6 +102,7 @@ class MalformedFramingTest {
                 "Transfer-Encoding: chunked\r\nContent-Length: 0\r\n",
                 BODY);
         framed(cases, "two different Content-Lengths", "Content-Length: 13\r\nContent-Length: 12\r\n", BODY);
+        framed(cases, "two Content-Lengths spelt in two cases", "Content-Length: 13\r\ncontent-LENGTH: 12\r\n", BODY);
         framed(cases, "the same Content-Length twice", "Content-Length: 13\r\nContent-Length: 13\r\n", BODY);
         framed(cases, "a Content-Length list", "Content-Length: 13, 13\r\n", BODY);
         framed(cases, "Content-Length with a plus sign", "Content-Length: +13\r\n", BODY);
