@@ -45,21 +45,15 @@ class VerifyCommandTest {
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void verifyReportsASpendingRefundedTwice(TestStore store) throws SQLException {
-        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
-            Fixtures.Caller caller = new Fixtures(node).caller(1000);
-            String spendingId = spendAndRevert(node.caller(caller.key()));
+        Broken broken = breakARevertedSpending(
+                store,
+                "INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, created_at)"
+                        + " SELECT account_id, kind, amount, balance_after, spending_id, created_at"
+                        + " FROM ledger_entries WHERE spending_id = ? AND kind = 'revert'");
 
-            execute(
-                    node.databaseUrl(),
-                    "INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, created_at)"
-                            + " SELECT account_id, kind, amount, balance_after, spending_id, created_at"
-                            + " FROM ledger_entries WHERE spending_id = ? AND kind = 'revert'",
-                    spendingId);
-            Run broken = verify(node.databaseUrl());
-
-            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
-            assertThat(broken.out()).contains("spending " + spendingId + " has 100 reverted but revert lines of 200");
-        }
+        assertThat(broken.run().exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+        assertThat(broken.run().out())
+                .contains("spending " + broken.spendingId() + " has 100 reverted but revert lines of 200");
     }
 
     @ParameterizedTest
@@ -87,29 +81,19 @@ class VerifyCommandTest {
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void verifyReportsLedgerRowsOfAnAccountThatDoesNotExist(TestStore store) throws SQLException {
-        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
-            Fixtures.Caller caller = new Fixtures(node).caller(1000);
-            String spendingId = spendAndRevert(node.caller(caller.key()));
+        // On PostgreSQL no foreign key stops these rows (V170); a plain SQLite connection checks none.
+        Broken broken = breakARevertedSpending(
+                store,
+                "INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, created_at)"
+                        + " SELECT 'acc_gone', kind, amount, balance_after, spending_id, created_at"
+                        + " FROM ledger_entries WHERE spending_id = ?",
+                "INSERT INTO spendings (id, account_id, amount, status, created_at)"
+                        + " SELECT 'spd_gone', 'acc_gone', amount, 'active', created_at FROM spendings WHERE id = ?");
 
-            // On PostgreSQL no foreign key stops these rows (V170); a plain SQLite connection checks none.
-            execute(
-                    node.databaseUrl(),
-                    "INSERT INTO ledger_entries (account_id, kind, amount, balance_after, spending_id, created_at)"
-                            + " SELECT 'acc_gone', kind, amount, balance_after, spending_id, created_at"
-                            + " FROM ledger_entries WHERE spending_id = ?",
-                    spendingId);
-            execute(
-                    node.databaseUrl(),
-                    "INSERT INTO spendings (id, account_id, amount, status, created_at)"
-                            + " SELECT 'spd_gone', 'acc_gone', amount, 'active', created_at FROM spendings WHERE id = ?",
-                    spendingId);
-            Run broken = verify(node.databaseUrl());
-
-            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
-            assertThat(broken.out())
-                    .contains("MISMATCH account acc_gone: has 2 ledger lines but no account row")
-                    .contains("MISMATCH account acc_gone: has 1 spendings but no account row");
-        }
+        assertThat(broken.run().exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+        assertThat(broken.run().out())
+                .contains("MISMATCH account acc_gone: has 2 ledger lines but no account row")
+                .contains("MISMATCH account acc_gone: has 1 spendings but no account row");
     }
 
     @Test
@@ -137,6 +121,23 @@ class VerifyCommandTest {
     }
 
     private record Run(int exitCode, String out, String err) {}
+
+    private record Broken(String spendingId, Run run) {}
+
+    /**
+     * Starts a node whose caller spent 100 and reverted it, runs each of {@code statements} with that
+     * spending's id as its parameter, and runs {@code verify}.
+     */
+    private static Broken breakARevertedSpending(TestStore store, String... statements) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            String spendingId = spendAndRevert(node.caller(caller.key()));
+            for (String sql : statements) {
+                execute(node.databaseUrl(), sql, spendingId);
+            }
+            return new Broken(spendingId, verify(node.databaseUrl()));
+        }
+    }
 
     private static Run verify(String databaseUrl) {
         StringWriter out = new StringWriter();
