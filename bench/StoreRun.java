@@ -92,20 +92,20 @@ final class StoreRun {
             for (int connections : options.connections()) {
                 if (options.wants("spend-hot")) {
                     for (Subject subject : subjects) {
-                        Wrk.Run run = measure(subject, "spend, hot account", "POST", "/api/tokens/spend/1",
-                                subject.seed.hotKey(), connections);
-                        subject.hotSpent201 += run.count(201);
-                        subject.hotInFlightBound += connections;
+                        subject.countHot(
+                                measure(subject, "spend, hot account", "POST", "/api/tokens/spend/1",
+                                        subject.seed.hotKey(), connections),
+                                connections);
                     }
                 }
             }
             for (int connections : options.connections()) {
                 if (options.wants("spend-spread")) {
                     for (Subject subject : subjects) {
-                        Wrk.Run run = measure(subject, spreadName, "POST", "/api/tokens/spend/1",
-                                "@" + subject.seed.spreadKeys().toAbsolutePath(), connections);
-                        subject.spreadSpent201 += run.count(201);
-                        subject.spreadInFlightBound += connections;
+                        subject.countSpread(
+                                measure(subject, spreadName, "POST", "/api/tokens/spend/1",
+                                        subject.spreadKeysArgument(), connections),
+                                connections);
                     }
                 }
             }
@@ -137,15 +137,11 @@ final class StoreRun {
         wrk(subject, "GET", "/health/live", null, 32, seconds, false);
         wrk(subject, "GET", "/api/tokens/balance", subject.seed.hotKey(), 32, seconds, false);
         wrk(subject, "GET", "/api/pulse", subject.seed.hotKey(), 32, seconds, false);
-        Wrk.Run run = wrk(subject, "POST", "/api/tokens/spend/1", subject.seed.hotKey(), 32, seconds, true);
-        subject.hotSpent201 += run.count(201);
-        subject.hotInFlightBound += 32;
+        subject.countHot(wrk(subject, "POST", "/api/tokens/spend/1", subject.seed.hotKey(), 32, seconds, true), 32);
         // Spends over many accounts take paths the hot account does not (a batch of many accounts, the key
         // cache's misses); without their own warm-up the JIT still compiled them for ~30 s into that case.
-        Wrk.Run spread = wrk(subject, "POST", "/api/tokens/spend/1",
-                "@" + subject.seed.spreadKeys().toAbsolutePath(), 32, seconds, true);
-        subject.spreadSpent201 += spread.count(201);
-        subject.spreadInFlightBound += 32;
+        subject.countSpread(
+                wrk(subject, "POST", "/api/tokens/spend/1", subject.spreadKeysArgument(), 32, seconds, true), 32);
     }
 
     /** Issue 19: the other accounts' spends before and while one account is locked from outside. */
@@ -169,12 +165,10 @@ final class StoreRun {
                     return run;
                 });
         for (Wrk.Run others : List.of(runs.othersBefore(), runs.othersLocked())) {
-            subject.spreadSpent201 += others.count(201);
-            subject.spreadInFlightBound += connections;
+            subject.countSpread(others, connections);
         }
         for (Wrk.Run locked : List.of(runs.lockedBefore(), runs.lockedLocked())) {
-            subject.hotSpent201 += locked.count(201);
-            subject.hotInFlightBound += LockedAccount.LOCKED_CONNECTIONS;
+            subject.countHot(locked, LockedAccount.LOCKED_CONNECTIONS);
         }
         subject.hotSpent201++; // the spend that found the lock gone
         LockedAccount.summary(runs).forEach(report::target);

@@ -30,6 +30,23 @@ final class Subject {
         this.database = database;
     }
 
+    /** Adds a run's 201s on the hot account; up to {@code connections} more may have landed unanswered. */
+    void countHot(Wrk.Run run, int connections) {
+        hotSpent201 += run.count(201);
+        hotInFlightBound += connections;
+    }
+
+    /** Adds a run's 201s on the spread accounts; up to {@code connections} more may have landed unanswered. */
+    void countSpread(Wrk.Run run, int connections) {
+        spreadSpent201 += run.count(201);
+        spreadInFlightBound += connections;
+    }
+
+    /** wrk's key argument that rotates over the spread accounts' keys. */
+    String spreadKeysArgument() {
+        return "@" + seed.spreadKeys().toAbsolutePath();
+    }
+
     boolean baseline() {
         return !label.isEmpty();
     }

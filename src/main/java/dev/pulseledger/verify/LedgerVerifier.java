@@ -11,19 +11,20 @@ import java.util.List;
 
 /**
  * Checks the ledger invariants of CONTRACT §6, §7 and §8 on a live database, each in one statement so
- * that concurrent traffic cannot produce a false alarm: balances are never negative and equal the sum of
- * their ledger lines, the credits, allowances and expiries minus what spendings kept (their amount less
- * what reverts refunded) minus what live reservations hold, and the tokens left in their grants; each
- * grant's tokens add up (remaining + expired + held by spendings and reservations = amount); each
- * spending drew exactly its amount from grants and is refunded at most its amount, once per revert line;
- * each grant has exactly one ledger line that granted it; each reservation was held by one line, ended at
- * most once (one release line, none while held), settled no more than it held, and drew and returned
- * exactly its amount; no spending or ledger line belongs to an account that does not exist. Each statement reads each of its tables once, grouped, so a check costs the same
- * per row at any size (no lookup per account or per spending). What a spending drew is read in its two
- * forms (V160) apart, not as one UNION ALL: PostgreSQL cannot estimate the groups of a UNION ALL and
- * planned a grouping of every spending as if for 200 rows (2.9× slower with 1,000,000 spendings).
- * A reservation's draws are only ever spending_grants rows. Rows are streamed, a page at a time, so
- * memory stays flat however many spendings there are.
+ * that concurrent traffic cannot produce a false alarm: balances are never negative and equal the sum
+ * of their ledger lines, the credits, allowances and expiries minus what spendings kept (their amount
+ * less what reverts refunded) minus what live reservations hold, and the tokens left in their grants;
+ * each grant's tokens add up (remaining + expired + held by spendings and reservations = amount); each
+ * spending drew exactly its amount from grants and is refunded at most its amount, once per revert
+ * line; each grant has exactly one ledger line that granted it; each reservation was held by one line,
+ * ended at most once (one release line, none while held), settled no more than it held, and drew and
+ * returned exactly its amount; no spending or ledger line belongs to an account that does not exist.
+ * Each statement reads each of its tables once, grouped, so a check costs the same per row at any size
+ * (no lookup per account or per spending). What a spending drew is read in its two forms (V160) apart,
+ * not as one UNION ALL: PostgreSQL cannot estimate the groups of a UNION ALL and planned a grouping of
+ * every spending as if for 200 rows (2.9× slower with 1,000,000 spendings). A reservation's draws are
+ * only ever spending_grants rows. Rows are streamed, a page at a time, so memory stays flat however
+ * many spendings there are.
  */
 public final class LedgerVerifier {
     private static final String BALANCES = "SELECT a.id, a.balance, COALESCE(l.total, 0), COALESCE(l.granted, 0),"
