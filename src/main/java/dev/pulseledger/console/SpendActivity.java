@@ -2,6 +2,7 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
+import dev.pulseledger.store.PgArrays;
 import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Duration;
@@ -130,22 +131,11 @@ public final class SpendActivity implements AutoCloseable {
             }
             if (database.dialect() == Dialect.POSTGRESQL) {
                 try (PreparedStatement ps = connection.prepareStatement(UPSERT_ALL)) {
-                    ps.setArray(
-                            1,
-                            connection.createArrayOf("bigint", flushed.hours().toArray()));
-                    ps.setArray(
-                            2,
-                            connection.createArrayOf("text", flushed.accounts().toArray()));
-                    ps.setArray(
-                            3,
-                            connection.createArrayOf("bigint", flushed.spends().toArray()));
-                    ps.setArray(
-                            4,
-                            connection.createArrayOf("bigint", flushed.tokens().toArray()));
-                    ps.setArray(
-                            5,
-                            connection.createArrayOf(
-                                    "bigint", flushed.refusals().toArray()));
+                    ps.setArray(1, PgArrays.longs(connection, flushed.hours().stream()));
+                    ps.setArray(2, PgArrays.texts(connection, flushed.accounts().stream()));
+                    ps.setArray(3, PgArrays.longs(connection, flushed.spends().stream()));
+                    ps.setArray(4, PgArrays.longs(connection, flushed.tokens().stream()));
+                    ps.setArray(5, PgArrays.longs(connection, flushed.refusals().stream()));
                     return ps.executeUpdate();
                 }
             }

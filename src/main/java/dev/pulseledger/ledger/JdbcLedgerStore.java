@@ -107,8 +107,12 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     abstract Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
             throws SQLException;
 
-    /** Writes the new balances, spendings, grants, allocations and the ledger lines. */
-    abstract void writeCommonChanges(Connection connection, ChangeSet changes) throws SQLException;
+    /**
+     * Writes the new balances, spendings, grants, allocations and the ledger lines. When {@code endsRound},
+     * nothing is written after them, and a store whose every statement is a round trip (PostgreSQL) may
+     * commit with the same message; {@link java.sql.Connection#commit()} then finds nothing left to do.
+     */
+    abstract void writeCommonChanges(Connection connection, ChangeSet changes, boolean endsRound) throws SQLException;
 
     /** An account as locked, with the grants read so far. */
     record LockedAccount(AccountState account, List<Grant> grants) {}
@@ -376,7 +380,24 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 ps.executeBatch();
             }
         }
-        writeCommonChanges(connection, changes);
+        // Before the common changes, so that these can end the round of a spend with a key too.
+        insertIdempotencyRecords(connection, changes.idempotencyRecords());
+        List<Spending> reverted = Stream.concat(
+                        changes.newSpendings().stream().filter(s -> s.revertedAmount() > 0),
+                        changes.revertedSpendings().stream())
+                .toList();
+        // A spending paid by one grant keeps what it returned as its reverted amount, written below.
+        List<Allocation> returned = changes.returnedAllocations().stream()
+                .filter(a -> !paidByOneGrant.contains(a.spendingId()))
+                .toList();
+        // When nothing follows them, the common changes may commit the round (PostgreSQL): then no statement,
+        // and no check that could throw, may come after them.
+        boolean endsRound = changes.periods().isEmpty()
+                && reverted.isEmpty()
+                && !ReservationRows.writes(changes)
+                && returned.isEmpty()
+                && changes.events().isEmpty();
+        writeCommonChanges(connection, changes, endsRound);
         if (!changes.periods().isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
                 for (AccountPeriod period : changes.periods()) {
@@ -398,10 +419,6 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 accessChanges.append(connection, AccessChange.Kind.ACCOUNT, period.accountId());
             }
         }
-        List<Spending> reverted = Stream.concat(
-                        changes.newSpendings().stream().filter(s -> s.revertedAmount() > 0),
-                        changes.revertedSpendings().stream())
-                .toList();
         if (!reverted.isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
                 for (Spending spending : reverted) {
@@ -416,10 +433,6 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             }
         }
         ReservationRows.write(connection, changes);
-        // A spending paid by one grant keeps what it returned as its reverted amount, written above.
-        List<Allocation> returned = changes.returnedAllocations().stream()
-                .filter(a -> !paidByOneGrant.contains(a.spendingId()))
-                .toList();
         if (!returned.isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(RETURN_ALLOCATION)) {
                 for (Allocation allocation : returned) {
@@ -431,23 +444,28 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 requireEachChangedOneRow(ps.executeBatch());
             }
         }
-        if (!changes.idempotencyRecords().isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
-                for (IdempotencyRecord record : changes.idempotencyRecords()) {
-                    ps.setString(1, record.accountId());
-                    ps.setString(2, record.key());
-                    ps.setLong(3, record.amount());
-                    ps.setString(4, record.outcome());
-                    ps.setString(5, record.subjectId().orElse(null));
-                    ps.setLong(6, record.balance());
-                    ps.setLong(7, record.createdAt().toEpochMilli());
-                    ps.setLong(8, record.detail());
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        }
         outbox.append(connection, changes.events(), changes.at());
+    }
+
+    private static void insertIdempotencyRecords(Connection connection, List<IdempotencyRecord> records)
+            throws SQLException {
+        if (records.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
+            for (IdempotencyRecord record : records) {
+                ps.setString(1, record.accountId());
+                ps.setString(2, record.key());
+                ps.setLong(3, record.amount());
+                ps.setString(4, record.outcome());
+                ps.setString(5, record.subjectId().orElse(null));
+                ps.setLong(6, record.balance());
+                ps.setLong(7, record.createdAt().toEpochMilli());
+                ps.setLong(8, record.detail());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 
     /**

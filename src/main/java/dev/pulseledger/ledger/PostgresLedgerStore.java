@@ -1,5 +1,8 @@
 package dev.pulseledger.ledger;
 
+import static dev.pulseledger.store.PgArrays.longs;
+import static dev.pulseledger.store.PgArrays.texts;
+
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
@@ -15,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.stream.Stream;
 
 /**
  * The ledger on PostgreSQL: a round locks its accounts with one {@code SELECT … FOR UPDATE}, which a
@@ -77,6 +79,13 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 WITH ORDINALITY AS l (account_id, kind, amount, balance_after, spending_id, grant_id, reason, position)
             ORDER BY l.position""";
 
+    /**
+     * {@link #WRITE_CHANGES} and the commit in one round trip: a separate COMMIT cost the writer a sixth of
+     * a round's time, mostly waiting for the backend to be scheduled again. Should the write fail, the
+     * server skips the COMMIT and the caller rolls back as usual.
+     */
+    private static final String WRITE_CHANGES_AND_COMMIT = WRITE_CHANGES + ";\nCOMMIT";
+
     PostgresLedgerStore(Database database, Outbox outbox, AccessChangeLog accessChanges) {
         super(database, outbox, accessChanges);
     }
@@ -85,7 +94,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
             throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
-        Array idArray = connection.createArrayOf("text", ids.toArray());
+        Array idArray = texts(connection, ids.stream());
         if (lockWait.isZero()) {
             lockAndReadGrants(connection, LOCK_FREE_ONES, idArray, accounts, () -> {
                 if (accounts.size() < ids.size()) {
@@ -129,11 +138,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             throws SQLException {
         Set<String> busy = new HashSet<>();
         try (PreparedStatement ps = connection.prepareStatement(EXISTING)) {
-            ps.setArray(
-                    1,
-                    connection.createArrayOf(
-                            "text",
-                            ids.stream().filter(id -> !locked.contains(id)).toArray()));
+            ps.setArray(1, texts(connection, ids.stream().filter(id -> !locked.contains(id))));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     busy.add(rs.getString(1));
@@ -156,16 +161,19 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         }
     }
 
-    /** One round trip whatever the batch size (a statement per table cost a round trip each). */
+    /**
+     * One round trip whatever the batch size (a statement per table cost a round trip each), which also
+     * commits when it {@code endsRound}.
+     */
     @Override
-    void writeCommonChanges(Connection connection, ChangeSet changes) throws SQLException {
+    void writeCommonChanges(Connection connection, ChangeSet changes, boolean endsRound) throws SQLException {
         if (changes.lines().isEmpty()
                 && changes.newGrants().isEmpty()
                 && changes.changedGrants().isEmpty()) {
             return; // every command was refused, replayed or found nothing to do
         }
         NewDraws draws = NewDraws.of(changes);
-        try (PreparedStatement ps = connection.prepareStatement(WRITE_CHANGES)) {
+        try (PreparedStatement ps = connection.prepareStatement(endsRound ? WRITE_CHANGES_AND_COMMIT : WRITE_CHANGES)) {
             int i = 0;
             ps.setLong(++i, changes.at().toEpochMilli());
             ps.setArray(++i, texts(connection, changes.balances().keySet().stream()));
@@ -217,15 +225,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                     texts(
                             connection,
                             changes.lines().stream().map(l -> l.reason().orElse(null))));
-            ps.executeUpdate();
+            ps.execute();
         }
-    }
-
-    private static Array texts(Connection connection, Stream<String> values) throws SQLException {
-        return connection.createArrayOf("text", values.toArray());
-    }
-
-    private static Array longs(Connection connection, Stream<Long> values) throws SQLException {
-        return connection.createArrayOf("bigint", values.toArray());
     }
 }

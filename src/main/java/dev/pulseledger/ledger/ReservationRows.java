@@ -97,6 +97,12 @@ final class ReservationRows {
                 Rows.optionalLong(rs, "end_balance"));
     }
 
+    /** Whether {@link #write} has anything to write for these changes. */
+    static boolean writes(ChangeSet changes) {
+        return !changes.newReservations().isEmpty()
+                || !changes.endedReservations().isEmpty();
+    }
+
     /** Inserts the batch's new reservations and ends the earlier ones it ended. */
     static void write(Connection connection, ChangeSet changes) throws SQLException {
         if (!changes.newReservations().isEmpty()) {

@@ -68,8 +68,9 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
         return accounts;
     }
 
+    /** In-process, a commit costs no round trip: the caller's commit ends the round. */
     @Override
-    void writeCommonChanges(Connection connection, ChangeSet changes) throws SQLException {
+    void writeCommonChanges(Connection connection, ChangeSet changes, boolean endsRound) throws SQLException {
         try {
             writeRows(connection, UPDATE_BALANCE, changes.balances().entrySet(), (ps, change) -> {
                 ps.setLong(1, change.getValue());

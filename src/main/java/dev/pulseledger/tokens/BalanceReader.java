@@ -7,6 +7,7 @@ import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.store.MicroBatcher.Job;
+import dev.pulseledger.store.PgArrays;
 import dev.pulseledger.store.Rows;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -110,8 +111,7 @@ public final class BalanceReader implements AutoCloseable {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_MANY)) {
                 ps.setArray(
                         1,
-                        connection.createArrayOf(
-                                "text", batch.stream().map(Job::item).distinct().toArray()));
+                        PgArrays.texts(connection, batch.stream().map(Job::item).distinct()));
                 return views(ps);
             }
         });

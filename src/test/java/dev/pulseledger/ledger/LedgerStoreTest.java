@@ -21,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -212,6 +213,64 @@ class LedgerStoreTest {
                             .outcomes())
                     .singleElement()
                     .isInstanceOf(SpendResult.Spent.class);
+        }
+    }
+
+    /**
+     * On PostgreSQL the common changes may carry the round's COMMIT (one round trip less); whatever a round
+     * writes after them must then still be in the same transaction, which every row's {@code xmin} names.
+     */
+    @Test
+    void everyRowOfARoundIsWrittenByOneTransaction() throws Exception {
+        try (TestNode node = TestNode.start(TestStore.POSTGRESQL.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            String plainId = Ids.spending();
+            String revertedId = Ids.spending();
+            LedgerCommand plain =
+                    new LedgerCommand.Spend(new SpendRequest(caller.accountId(), 100, Optional.empty()), plainId);
+            LedgerCommand keyed = new LedgerCommand.Spend(
+                    new SpendRequest(caller.accountId(), 300, Optional.of("key-1")), revertedId);
+            LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), revertedId);
+
+            assertThat(round(database, List.of(plain))).singleElement().isInstanceOf(SpendResult.Spent.class);
+            assertThat(writers(node.databaseUrl(), caller.accountId(), plainId, "none"))
+                    .as("a plain spend's spending, ledger line and balance")
+                    .hasSize(1);
+            assertThat(round(database, List.of(keyed, revert)))
+                    .satisfiesExactly(
+                            spent -> assertThat(spent).isInstanceOf(SpendResult.Spent.class),
+                            reverted -> assertThat(reverted).isInstanceOf(RevertResult.Reverted.class));
+            assertThat(writers(node.databaseUrl(), caller.accountId(), revertedId, "key-1"))
+                    .as("the spending, its revert, its idempotency key, its ledger lines and the balance")
+                    .hasSize(1);
+            assertThat(node.caller(caller.key()).balance()).isEqualTo(900);
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    /** The transactions that last wrote the spending, its lines, its idempotency key and the account. */
+    private static List<String> writers(String databaseUrl, String accountId, String spendingId, String key)
+            throws SQLException {
+        String sql = """
+                SELECT xmin::text FROM spendings WHERE id = ?
+                UNION SELECT xmin::text FROM ledger_entries WHERE spending_id = ?
+                UNION SELECT xmin::text FROM idempotency_keys WHERE account_id = ? AND key = ?
+                UNION SELECT xmin::text FROM accounts WHERE id = ?""";
+        try (Connection connection = DriverManager.getConnection(databaseUrl);
+                PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setString(1, spendingId);
+            ps.setString(2, spendingId);
+            ps.setString(3, accountId);
+            ps.setString(4, key);
+            ps.setString(5, accountId);
+            List<String> writers = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    writers.add(rs.getString(1));
+                }
+            }
+            return writers;
         }
     }
 
