@@ -110,7 +110,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     /**
      * Writes the new balances, spendings, grants, allocations and the ledger lines. When {@code endsRound},
      * nothing is written after them, and a store whose every statement is a round trip (PostgreSQL) may
-     * commit with the same message; {@link java.sql.Connection#commit()} then finds nothing left to do.
+     * commit with the same message; {@link Connection#commit()} then finds nothing left to do.
      */
     abstract void writeCommonChanges(Connection connection, ChangeSet changes, boolean endsRound) throws SQLException;
 
