@@ -46,11 +46,12 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
 
     /**
-     * The grants with tokens left. Read by a statement of its own once the accounts are locked: on
-     * PostgreSQL a statement that waits for a row lock re-reads the locked row but not the rows it
-     * joined, which another round may have changed meanwhile.
+     * The grants with tokens left, through the index on {@code grants.live} (PostgreSQL V100, SQLite V180),
+     * which a spend's update of {@code remaining} leaves alone. Read by a statement of its own once the
+     * accounts are locked: on PostgreSQL a statement that waits for a row lock re-reads the locked row but
+     * not the rows it joined, which another round may have changed meanwhile.
      */
-    static final String LIVE_GRANTS = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.remaining > 0";
+    static final String LIVE_GRANTS = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.live";
 
     private static final String SELECT_SPENDING =
             "SELECT " + SpendingQueries.COLUMNS + ", grant_id FROM spendings WHERE id = ?";

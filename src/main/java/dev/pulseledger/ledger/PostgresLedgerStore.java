@@ -36,13 +36,11 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             "SELECT current_setting('lock_timeout') AS replaced, set_config('lock_timeout', ?, true)";
 
     /**
-     * {@link #LIVE_GRANTS} through the index on {@code grants.live} (V100), which a spend's update of
-     * {@code remaining} leaves alone. Sent with the lock, in the same round trip: each statement takes its
-     * snapshot when it starts, so the grants are read after the locks are held, as the round that held one
-     * last committed them.
+     * {@link #LIVE_GRANTS} of the batch's accounts, sent with the lock, in the same round trip: each
+     * statement takes its snapshot when it starts, so the grants are read after the locks are held, as the
+     * round that held one last committed them.
      */
-    private static final String GRANTS_OF_MANY =
-            ";\nSELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.live AND g.account_id = ANY (?)";
+    private static final String GRANTS_OF_MANY = ";\n" + LIVE_GRANTS + " AND g.account_id = ANY (?)";
 
     /** WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. */
     private static final String WRITE_CHANGES = """

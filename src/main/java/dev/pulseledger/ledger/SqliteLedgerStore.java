@@ -10,8 +10,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 
@@ -33,9 +35,17 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                     + " VALUES (?, ?, ?, ?, ?, ?, ?)";
     private static final String INSERT_GRANT =
             "INSERT INTO grants (id, account_id, kind, amount, remaining, expired, expires_at, period_start,"
-                    + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String UPDATE_GRANT =
-            "UPDATE grants SET remaining = ?, expired = ?, expires_at = ? WHERE id = ?";
+                    + " created_at, live) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /**
+     * A grant that had tokens and still has: {@code live} is not set, so SQLite leaves the grant's entry in
+     * {@code grants_live} alone (V180). Changes nothing when the grant had run out.
+     */
+    private static final String UPDATE_LIVE_GRANT =
+            "UPDATE grants SET remaining = ?, expired = ?, expires_at = ? WHERE id = ? AND live";
+    /** A grant that runs out, or comes back: its {@code grants_live} entry goes, or comes. */
+    private static final String UPDATE_GRANT_AND_LIVENESS =
+            "UPDATE grants SET remaining = ?, expired = ?, expires_at = ?, live = ? WHERE id = ?";
+
     private static final String INSERT_ALLOCATION =
             "INSERT INTO spending_grants (spending_id, grant_id, amount, returned) VALUES (?, ?, ?, ?)";
     private static final String INSERT_LINE =
@@ -96,13 +106,9 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 Rows.setOptionalInstant(ps, 7, grant.expiresAt());
                 Rows.setOptionalInstant(ps, 8, grant.periodStart());
                 ps.setLong(9, grant.createdAt().toEpochMilli());
+                ps.setBoolean(10, grant.remaining() > 0);
             });
-            writeRows(connection, UPDATE_GRANT, changes.changedGrants(), (ps, grant) -> {
-                ps.setLong(1, grant.remaining());
-                ps.setLong(2, grant.expired());
-                Rows.setOptionalInstant(ps, 3, grant.expiresAt());
-                ps.setString(4, grant.id());
-            });
+            writeChangedGrants(connection, changes.changedGrants());
             writeRows(connection, INSERT_ALLOCATION, draws.rows(), (ps, allocation) -> {
                 ps.setString(1, allocation.spendingId());
                 ps.setString(2, allocation.grantId());
@@ -125,24 +131,57 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
         }
     }
 
+    /**
+     * Updates the grants, touching {@code grants_live} only for those whose liveness changes: a grant left
+     * with tokens is tried as one that had them, and written again with its liveness when it had not.
+     */
+    private void writeChangedGrants(Connection connection, Collection<Grant> grants) throws SQLException {
+        List<Grant> stillLive = grants.stream().filter(g -> g.remaining() > 0).toList();
+        int[] updated = writeRows(connection, UPDATE_LIVE_GRANT, stillLive, (ps, grant) -> {
+            setGrantChange(ps, grant);
+            ps.setString(4, grant.id());
+        });
+        List<Grant> livenessChanged = new ArrayList<>();
+        for (int i = 0; i < stillLive.size(); i++) {
+            if (updated[i] == 0) {
+                livenessChanged.add(stillLive.get(i));
+            }
+        }
+        grants.stream().filter(g -> g.remaining() == 0).forEach(livenessChanged::add);
+        writeRows(connection, UPDATE_GRANT_AND_LIVENESS, livenessChanged, (ps, grant) -> {
+            setGrantChange(ps, grant);
+            ps.setBoolean(4, grant.remaining() > 0);
+            ps.setString(5, grant.id());
+        });
+    }
+
+    private static void setGrantChange(PreparedStatement ps, Grant grant) throws SQLException {
+        ps.setLong(1, grant.remaining());
+        ps.setLong(2, grant.expired());
+        Rows.setOptionalInstant(ps, 3, grant.expiresAt());
+    }
+
     /** Sets one row's parameters on a statement. */
     @FunctionalInterface
     private interface RowBinder<T> {
         void bind(PreparedStatement statement, T row) throws SQLException;
     }
 
-    /** Writes {@code rows} with one batch of {@code sql}, or touches nothing when there are none. */
-    private <T> void writeRows(Connection connection, String sql, Collection<T> rows, RowBinder<T> binder)
+    /**
+     * Writes {@code rows} with one batch of {@code sql}, or touches nothing when there are none; returns
+     * the count of rows each one changed.
+     */
+    private <T> int[] writeRows(Connection connection, String sql, Collection<T> rows, RowBinder<T> binder)
             throws SQLException {
         if (rows.isEmpty()) {
-            return;
+            return new int[0];
         }
         PreparedStatement ps = statements.get(connection, sql);
         for (T row : rows) {
             binder.bind(ps, row);
             ps.addBatch();
         }
-        ps.executeBatch();
+        return ps.executeBatch();
     }
 
     private static String jsonArray(SortedSet<String> ids) {

@@ -34,11 +34,12 @@ public final class BalanceReader implements AutoCloseable {
             + " a.due_at, g.kind, g.remaining, g.expires_at,"
             + " (SELECT COALESCE(SUM(r.amount), 0) FROM reservations r WHERE r.account_id = a.id"
             + " AND r.status = 'held') AS held FROM accounts a";
-    private static final String SELECT_ONE =
-            COLUMNS + " LEFT JOIN grants g ON g.account_id = a.id AND g.remaining > 0 WHERE a.id = ?";
-    /** PostgreSQL only: its live grants are indexed by {@code grants.live} (V100). */
-    private static final String SELECT_MANY =
-            COLUMNS + " LEFT JOIN grants g ON g.account_id = a.id AND g.live WHERE a.id = ANY (?)";
+    /** The account with its live grants, through their index on {@code grants.live}. */
+    private static final String WITH_LIVE_GRANTS = COLUMNS + " LEFT JOIN grants g ON g.account_id = a.id AND g.live";
+
+    private static final String SELECT_ONE = WITH_LIVE_GRANTS + " WHERE a.id = ?";
+    /** PostgreSQL only. */
+    private static final String SELECT_MANY = WITH_LIVE_GRANTS + " WHERE a.id = ANY (?)";
 
     private static final int MAX_QUEUE_LENGTH = 10_000;
     private static final int MAX_BATCH_SIZE = 256;
