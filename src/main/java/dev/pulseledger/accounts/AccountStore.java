@@ -27,9 +27,16 @@ public final class AccountStore {
     private static final String SELECT_PAGE = "SELECT " + COLUMNS + " FROM accounts WHERE id > ? ORDER BY id LIMIT ?";
     private static final String UPDATE_STATUS = "UPDATE accounts SET status = ? WHERE id = ?";
 
+    /**
+     * An account's lines before the cursor's line: by time, then sequence, which is sequence order for
+     * every line since V181, and one index walk ({@code ledger_entries_account_time}). A cursor that names
+     * no line (the first page's) starts at the newest.
+     */
     private static final String SELECT_LEDGER =
             "SELECT seq, account_id, kind, amount, balance_after, spending_id, grant_id, reason, created_at"
-                    + " FROM ledger_entries WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
+                    + " FROM ledger_entries WHERE account_id = ?"
+                    + " AND (created_at, seq) < (COALESCE((SELECT c.created_at FROM ledger_entries c WHERE c.seq = ?),"
+                    + " ?), ?) ORDER BY created_at DESC, seq DESC LIMIT ?";
 
     private final Database database;
     private final AccessChangeLog changes;
@@ -78,7 +85,9 @@ public final class AccountStore {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_LEDGER)) {
                 ps.setString(1, accountId);
                 ps.setLong(2, beforeSeq);
-                ps.setInt(3, limit + 1);
+                ps.setLong(3, Long.MAX_VALUE);
+                ps.setLong(4, beforeSeq);
+                ps.setInt(5, limit + 1);
                 List<LedgerEntry> entries = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {

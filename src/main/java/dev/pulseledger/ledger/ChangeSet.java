@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param at when the batch was decided: the time of every row it writes
  * @param newAccounts accounts the batch opened, to insert (with a zero balance) before anything that
  *     refers to them
- * @param balances the new balance of each account that changed
+ * @param balances the new balance of each account that changed, which is each account with a new ledger
+ *     line: the store keeps the time of an account's newest line with its balance
  * @param periods the new plan and period state of each account whose plan, period or due time changed
  * @param newGrants grants created by the batch, as they stand at its end
  * @param changedGrants grants of earlier batches, as the batch left them

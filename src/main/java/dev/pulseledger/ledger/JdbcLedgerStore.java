@@ -42,7 +42,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     static final String LOCKED_COLUMNS = "SELECT a.id, a.balance,"
             + " COALESCE(a.low_balance_threshold, p.low_balance_threshold) AS threshold,"
             + " a.plan_id, p.allowance, p.period, p.rollover,"
-            + " a.period_anchor, a.period_start, a.period_end, a.period_granted, a.due_at"
+            + " a.period_anchor, a.period_start, a.period_end, a.period_granted, a.due_at, a.last_line_at"
             + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
 
     /**
@@ -159,6 +159,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                         : Optional.empty(),
                 rs.getLong("period_granted"),
                 Rows.instant(rs, "due_at"),
+                Rows.optionalInstant(rs, "last_line_at"),
                 List.of());
     }
 
@@ -208,7 +209,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             }
         }
         Map<String, AccountState> accounts = new LinkedHashMap<>();
-        locked.forEach((id, account) -> accounts.put(id, withGrants(account)));
+        locked.forEach((id, account) -> accounts.put(id, account.account().withGrants(account.grants())));
         return new LedgerState(
                 accounts,
                 spendings,
@@ -218,20 +219,6 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 plans(connection, query),
                 reservations,
                 holdsDueAfter);
-    }
-
-    private static AccountState withGrants(LockedAccount locked) {
-        AccountState a = locked.account();
-        return new AccountState(
-                a.id(),
-                a.balance(),
-                a.lowBalanceThreshold(),
-                a.plan(),
-                a.anchor(),
-                a.period(),
-                a.periodGranted(),
-                a.dueAt(),
-                locked.grants());
     }
 
     private static void readSpendings(

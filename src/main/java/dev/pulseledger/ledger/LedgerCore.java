@@ -45,13 +45,19 @@ public final class LedgerCore {
     private LedgerCore() {}
 
     /**
-     * Decides a batch of commands on the state read for them: outcomes and the change set to write.
+     * Decides a batch of commands on the state read for them: outcomes and the change set to write. The
+     * batch happens at {@code now}, or at the newest ledger line of its accounts when a clock is behind
+     * that (it went back, or another node's runs ahead): an account's lines never go back in time, so
+     * their time order is their sequence order (V181).
      *
      * @param grantIds a source of fresh grant ids
      */
     public static Decision decide(
             LedgerState state, List<LedgerCommand> commands, Instant now, Supplier<String> grantIds) {
-        Batch batch = new Batch(state, now, grantIds);
+        Instant at = state.accounts().values().stream()
+                .flatMap(account -> account.lastLineAt().stream())
+                .reduce(now, (a, b) -> a.isAfter(b) ? a : b);
+        Batch batch = new Batch(state, at, grantIds);
         List<LedgerOutcome> outcomes = new ArrayList<>(commands.size());
         for (LedgerCommand command : commands) {
             outcomes.add(
@@ -802,6 +808,8 @@ public final class LedgerCore {
 
         private void line(
                 Working account, LedgerKind kind, long amount, Optional<String> spendingId, Optional<String> grantId) {
+            // The store keeps the time of an account's newest line with its balance.
+            changedBalances.put(account.id, account.balance);
             lines.add(new LedgerLine(account.id, kind, amount, account.balance, spendingId, grantId, Optional.empty()));
         }
     }

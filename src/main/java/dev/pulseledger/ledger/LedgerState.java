@@ -52,6 +52,8 @@ public record LedgerState(
      * @param period the period renewed last; empty before the first
      * @param periodGranted the allowance that period granted
      * @param dueAt when the account next needs a renewal or an expiry
+     * @param lastLineAt when its newest ledger line was written; empty before the first (or, for an
+     *     account older than V181, unknown)
      * @param grants its grants with tokens left, and any other grant the batch's reverts return to
      */
     public record AccountState(
@@ -63,9 +65,16 @@ public record LedgerState(
             Optional<Period> period,
             long periodGranted,
             Instant dueAt,
+            Optional<Instant> lastLineAt,
             List<Grant> grants) {
         public AccountState {
             grants = List.copyOf(grants);
+        }
+
+        /** The same account with {@code grants} instead of its own. */
+        public AccountState withGrants(List<Grant> grants) {
+            return new AccountState(
+                    id, balance, lowBalanceThreshold, plan, anchor, period, periodGranted, dueAt, lastLineAt, grants);
         }
     }
 

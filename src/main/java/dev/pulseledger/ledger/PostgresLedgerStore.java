@@ -46,8 +46,8 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     private static final String WRITE_CHANGES = """
             WITH batch AS (SELECT ?::bigint AS created_at),
             balances AS (
-                UPDATE accounts a SET balance = c.balance
-                FROM unnest(?::text[], ?::bigint[]) AS c (id, balance)
+                UPDATE accounts a SET balance = c.balance, last_line_at = batch.created_at
+                FROM batch, unnest(?::text[], ?::bigint[]) AS c (id, balance)
                 WHERE a.id = c.id),
             new_spendings AS (
                 INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at, grant_id)

@@ -29,7 +29,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
 
     private static final String GRANTS_OF_MANY = LIVE_GRANTS + " AND g.account_id IN (SELECT value FROM json_each(?))";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String UPDATE_BALANCE = "UPDATE accounts SET balance = ? WHERE id = ?";
+    private static final String UPDATE_BALANCE = "UPDATE accounts SET balance = ?, last_line_at = ? WHERE id = ?";
     private static final String INSERT_SPENDING =
             "INSERT INTO spendings (id, account_id, amount, status, created_at, reverted_at, grant_id)"
                     + " VALUES (?, ?, ?, ?, ?, ?, ?)";
@@ -84,7 +84,8 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
         try {
             writeRows(connection, UPDATE_BALANCE, changes.balances().entrySet(), (ps, change) -> {
                 ps.setLong(1, change.getValue());
-                ps.setString(2, change.getKey());
+                ps.setLong(2, changes.at().toEpochMilli());
+                ps.setString(3, change.getKey());
             });
             NewDraws draws = NewDraws.of(changes);
             writeRows(connection, INSERT_SPENDING, changes.newSpendings(), (ps, spending) -> {

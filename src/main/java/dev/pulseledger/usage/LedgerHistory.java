@@ -33,9 +33,9 @@ public final class LedgerHistory {
     private static final String BALANCE_AT = "SELECT balance_after FROM ledger_entries WHERE account_id = ?"
             + " AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1";
 
-    /** The account's newest line; per account, ledger sequence numbers follow commit order. */
-    private static final String LATEST =
-            "SELECT seq, balance_after, created_at FROM ledger_entries WHERE account_id = ? ORDER BY seq DESC LIMIT 1";
+    /** The account's newest line: an account's lines are in time order, and seq orders a commit's (V181). */
+    private static final String LATEST = "SELECT seq, balance_after, created_at FROM ledger_entries"
+            + " WHERE account_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1";
 
     /** The newest line of an account's ledger: its position, the balance it left, and when. */
     public record Head(long sequence, long balance, Instant at) {}

@@ -62,9 +62,11 @@ final class InMemoryLedger {
                             Optional.empty(),
                             0,
                             now,
+                            Optional.empty(),
                             List.of()));
         }
-        changes.balances().forEach((id, balance) -> accounts.put(id, withBalance(accounts.get(id), balance)));
+        changes.balances()
+                .forEach((id, balance) -> accounts.put(id, withBalance(accounts.get(id), balance, changes.at())));
         for (AccountPeriod period : changes.periods()) {
             AccountState a = accounts.get(period.accountId());
             accounts.put(
@@ -78,6 +80,7 @@ final class InMemoryLedger {
                             period.period(),
                             period.periodGranted(),
                             period.dueAt(),
+                            a.lastLineAt(),
                             List.of()));
         }
         changes.newGrants().forEach(g -> grants.put(g.id(), g));
@@ -171,6 +174,7 @@ final class InMemoryLedger {
                             a.period(),
                             a.periodGranted(),
                             a.dueAt(),
+                            a.lastLineAt(),
                             theirs));
         }
         Map<IdempotencyScope, IdempotencyRecord> records = new HashMap<>();
@@ -187,7 +191,8 @@ final class InMemoryLedger {
         return found;
     }
 
-    private static AccountState withBalance(AccountState a, long balance) {
+    /** As the stores do: an account's balance changes with a new ledger line, whose time it keeps. */
+    private static AccountState withBalance(AccountState a, long balance, Instant lineAt) {
         return new AccountState(
                 a.id(),
                 balance,
@@ -197,6 +202,7 @@ final class InMemoryLedger {
                 a.period(),
                 a.periodGranted(),
                 a.dueAt(),
+                Optional.of(lineAt),
                 a.grants());
     }
 

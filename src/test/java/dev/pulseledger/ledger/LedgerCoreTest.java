@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** The ledger's rules for spends, reverts and credits, decided without a database (CONTRACT §3, §6). */
@@ -66,6 +67,23 @@ class LedgerCoreTest {
         assertThat(((SpendResult.Spent) outcomes.get(1)).spending().id()).isEqualTo("sp_1");
         assertThat(outcomes.get(2)).isEqualTo(new SpendResult.IdempotencyKeyReused(30));
         assertThat(ledger.balance("acct_a")).isEqualTo(70);
+    }
+
+    @Test
+    void aClockBehindAnAccountsNewestLineDecidesAtThatLine() {
+        ledger.apply(T0, List.of(open("acct_a", "free", 100), open("acct_b", "free", 100)));
+        ledger.apply(T0.plusSeconds(60), spend("acct_a", 1, "sp_ahead"));
+
+        ledger.apply(T0.minusSeconds(3600), List.of(spend("acct_a", 1, "sp_behind"), spend("acct_b", 1, "sp_b")));
+        ledger.apply(T0.plusSeconds(120), spend("acct_a", 1, "sp_later"));
+
+        assertThat(ledger.spendings("acct_a"))
+                .extracting(Spending::id, Spending::createdAt)
+                .containsExactlyInAnyOrder(
+                        Tuple.tuple("sp_ahead", T0.plusSeconds(60)),
+                        Tuple.tuple("sp_behind", T0.plusSeconds(60)),
+                        Tuple.tuple("sp_later", T0.plusSeconds(120)));
+        assertThat(ledger.spendings("acct_b")).extracting(Spending::createdAt).containsExactly(T0.plusSeconds(60));
     }
 
     @Test

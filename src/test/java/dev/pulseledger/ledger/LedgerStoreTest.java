@@ -21,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** Each store writes what the core decides for a batch: later commands see what earlier ones decided. */
 class LedgerStoreTest {
-    private static final Instant NOW = Instant.parse("2026-11-23T10:00:00Z");
+    /**
+     * The time the rounds here are decided at: after the test accounts' opening lines, which the server
+     * writes at the real time (a round behind an account's newest line is decided at that line instead).
+     */
+    private final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS).plus(Duration.ofHours(1));
 
     @ParameterizedTest
     @EnumSource(TestStore.class)
@@ -74,7 +79,7 @@ class LedgerStoreTest {
 
             assertThat(outcomes.get(0)).isInstanceOf(SpendResult.Spent.class);
             assertThat(outcomes.get(2)).isEqualTo(outcomes.get(1));
-            assertThat(outcomes.get(3)).isEqualTo(new CreditResult.Credited(1005, NOW));
+            assertThat(outcomes.get(3)).isEqualTo(new CreditResult.Credited(1005, now));
             assertThat(node.caller(caller.key()).balance()).isEqualTo(1005);
             assertThat(node.admin()
                             .get("/admin/accounts/" + caller.accountId() + "/ledger")
@@ -98,9 +103,9 @@ class LedgerStoreTest {
 
             LedgerStore ledger = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
             List<LedgerOutcome> retried = ledger.round(
-                            StateQuery.of(List.of(spend), true, NOW.plusSeconds(1)),
+                            StateQuery.of(List.of(spend), true, now.plusSeconds(1)),
                             Duration.ZERO,
-                            state -> LedgerCore.decide(state, List.of(spend), NOW.plusSeconds(1), Ids::grant))
+                            state -> LedgerCore.decide(state, List.of(spend), now.plusSeconds(1), Ids::grant))
                     .outcomes();
 
             assertThat(retried.getFirst())
@@ -195,9 +200,9 @@ class LedgerStoreTest {
 
             long start = System.nanoTime();
             assertThatThrownBy(() -> store.round(
-                            StateQuery.of(commands, true, NOW),
+                            StateQuery.of(commands, true, now),
                             Duration.ofMillis(300),
-                            state -> LedgerCore.decide(state, commands, NOW, Ids::grant)))
+                            state -> LedgerCore.decide(state, commands, now, Ids::grant)))
                     .isInstanceOfSatisfying(
                             DatabaseUnavailableException.class,
                             e -> assertThat(e.fault()).isEqualTo(Fault.ACCOUNT_BUSY));
@@ -207,9 +212,9 @@ class LedgerStoreTest {
             outside.rollback();
 
             assertThat(store.round(
-                                    StateQuery.of(commands, true, NOW),
+                                    StateQuery.of(commands, true, now),
                                     Duration.ofMillis(300),
-                                    state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
+                                    state -> LedgerCore.decide(state, commands, now, Ids::grant))
                             .outcomes())
                     .singleElement()
                     .isInstanceOf(SpendResult.Spent.class);
@@ -287,12 +292,12 @@ class LedgerStoreTest {
         return new LedgerCommand.Spend(new SpendRequest(caller.accountId(), amount, Optional.empty()), Ids.spending());
     }
 
-    private static List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
+    private List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
         return LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database))
                 .round(
-                        StateQuery.of(commands, false, NOW),
+                        StateQuery.of(commands, false, now),
                         Duration.ZERO,
-                        state -> LedgerCore.decide(state, commands, NOW, Ids::grant))
+                        state -> LedgerCore.decide(state, commands, now, Ids::grant))
                 .outcomes();
     }
 
