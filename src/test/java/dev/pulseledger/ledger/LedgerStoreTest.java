@@ -3,6 +3,7 @@ package dev.pulseledger.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
@@ -87,6 +88,27 @@ class LedgerStoreTest {
                             .get("data")
                             .findValuesAsText("kind"))
                     .containsExactly("credit", "revert", "spend", "credit");
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aRoundWhoseClockIsBehindAnAccountsNewestLineWritesAtThatLine(TestStore store) {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            round(database, List.of(spendOf(caller, 1)));
+
+            round(database, List.of(spendOf(caller, 2)), now.minus(Duration.ofHours(3)));
+
+            JsonNode lines = node.admin()
+                    .get("/admin/accounts/" + caller.accountId() + "/ledger")
+                    .json()
+                    .get("data");
+            assertThat(lines.findValuesAsText("amount")).containsExactly("-2", "-1", "1000");
+            assertThat(Instant.parse(lines.get(0).get("createdAt").asText())).isEqualTo(now);
+            assertThat(Instant.parse(lines.get(1).get("createdAt").asText())).isEqualTo(now);
             assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
         }
     }
@@ -293,11 +315,15 @@ class LedgerStoreTest {
     }
 
     private List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
+        return round(database, commands, now);
+    }
+
+    private static List<LedgerOutcome> round(Database database, List<LedgerCommand> commands, Instant at) {
         return LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database))
                 .round(
-                        StateQuery.of(commands, false, now),
+                        StateQuery.of(commands, false, at),
                         Duration.ZERO,
-                        state -> LedgerCore.decide(state, commands, now, Ids::grant))
+                        state -> LedgerCore.decide(state, commands, at, Ids::grant))
                 .outcomes();
     }
 
