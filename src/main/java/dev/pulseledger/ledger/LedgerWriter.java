@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LedgerWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LedgerWriter.class);
+    /** How far a batch may be decided after this node's clock before it counts as a clock behind. */
+    private static final Duration CLOCK_BEHIND = Duration.ofSeconds(1);
 
     private final LedgerStore store;
     private final Clock clock;
@@ -38,6 +40,7 @@ public final class LedgerWriter implements AutoCloseable {
     private final DistributionSummary batchSizes;
     private final Timer batchTimes;
     private final Counter divertedCommands;
+    private final Counter batchesAfterClock;
     private final MicroBatcher<QueuedCommand, LedgerOutcome> batcher;
     private final BusyAccountLanes lanes;
     private final ReservationMetrics reservationMetrics;
@@ -66,6 +69,10 @@ public final class LedgerWriter implements AutoCloseable {
         this.divertedCommands = Counter.builder("pulseledger.spend.diverted")
                 .description("Ledger commands moved out of the writer's batch because another transaction held"
                         + " their account's lock")
+                .register(metrics);
+        this.batchesAfterClock = Counter.builder("pulseledger.ledger.clock.behind")
+                .description("Ledger batches written more than a second after this node's clock: an account's newest"
+                        + " line was later (another node's clock is ahead, or this one was set back)")
                 .register(metrics);
         Gauge.builder("pulseledger.spend.busy.accounts", lanes, BusyAccountLanes::size)
                 .description(
@@ -276,6 +283,9 @@ public final class LedgerWriter implements AutoCloseable {
                 lockWait,
                 state -> LedgerCore.decide(state, commands, now, Ids::grant));
         reservationMetrics.record(decision.changes());
+        if (decision.changes().at().isAfter(now.plus(CLOCK_BEHIND))) {
+            batchesAfterClock.increment();
+        }
         return decision.outcomes();
     }
 
