@@ -51,9 +51,9 @@ final class ScaleRun {
     private static final List<String> GROW = List.of(
             """
             INSERT INTO accounts (id, name, plan_id, balance, status, created_at, period_anchor, period_start,
-                period_end, period_granted, due_at)
+                period_end, period_granted, due_at, last_line_at)
             SELECT 'acct_' || lpad(i::text, 26, '0'), 'scale ' || i, 'free', p.balance - p.per, 'active',
-                p.now, p.now, p.now, p.now + p.month, 0, p.now + p.month
+                p.now, p.now, p.now, p.now + p.month, 0, p.now + p.month, p.now - p.month + p.per * 60000
             FROM p, generate_series(p.lo + 1, p.hi) i""",
             """
             INSERT INTO grants (id, account_id, kind, amount, remaining, expired, expires_at, period_start, created_at)

@@ -121,6 +121,7 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
                     }
                     credit.executeBatch();
                     key.executeBatch();
+                    keepNewestLineTimes(connection, now);
                 }
                 return null;
             });
@@ -131,6 +132,22 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
                 "  seeded 1 hot account and %d spread accounts in %d ms%n",
                 accounts, (System.nanoTime() - startNanos) / 1_000_000);
         return new Seed(hot[0], hot[1], keysFile, accounts, reserve[0], reserve[1]);
+    }
+
+    /**
+     * Gives every account the time of its opening line, as the ledger would (V181), when the schema keeps
+     * it: an older build's has no such column.
+     */
+    private static void keepNewestLineTimes(Connection connection, long openedAt) throws SQLException {
+        try (ResultSet column = connection.getMetaData().getColumns(null, null, "accounts", "last_line_at")) {
+            if (!column.next()) {
+                return;
+            }
+        }
+        try (PreparedStatement ps = connection.prepareStatement("UPDATE accounts SET last_line_at = ?")) {
+            ps.setLong(1, openedAt);
+            ps.executeUpdate();
+        }
     }
 
     /**

@@ -2,12 +2,15 @@ package dev.pulseledger.verify;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
+import dev.pulseledger.store.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Checks the ledger invariants of CONTRACT §6, §7 and §8 on a live database, each in one statement so
@@ -28,10 +31,11 @@ import java.util.List;
  */
 public final class LedgerVerifier {
     private static final String BALANCES = "SELECT a.id, a.balance, COALESCE(l.total, 0), COALESCE(l.granted, 0),"
-            + " COALESCE(s.kept, 0), COALESCE(r.held, 0), COALESCE(g.remaining, 0) FROM accounts a"
+            + " COALESCE(s.kept, 0), COALESCE(r.held, 0), COALESCE(g.remaining, 0), l.newest, a.last_line_at"
+            + " FROM accounts a"
             + " LEFT JOIN (SELECT account_id, SUM(amount) AS total,"
-            + "   SUM(CASE WHEN kind IN ('credit', 'allowance', 'expire') THEN amount ELSE 0 END) AS granted"
-            + "   FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id"
+            + "   SUM(CASE WHEN kind IN ('credit', 'allowance', 'expire') THEN amount ELSE 0 END) AS granted,"
+            + "   MAX(created_at) AS newest FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id"
             + " LEFT JOIN (SELECT account_id, SUM(amount - reverted_amount) AS kept FROM spendings"
             + "   GROUP BY account_id) s ON s.account_id = a.id"
             + " LEFT JOIN (SELECT account_id, SUM(amount) AS held FROM reservations WHERE status = 'held'"
@@ -150,6 +154,25 @@ public final class LedgerVerifier {
         }
         if (balance != inGrants) {
             mismatches.add(new Mismatch(account, "balance " + balance + " != tokens left in its grants " + inGrants));
+        }
+        checkNewestLine(account, Rows.optionalLong(rs, "newest"), Rows.optionalLong(rs, "last_line_at"), mismatches);
+    }
+
+    /**
+     * An account keeps the time of its newest ledger line (V181), so that no later line is stamped before
+     * it: a line newer than what the account keeps would let the next one go back in time.
+     */
+    private static void checkNewestLine(
+            String account, Optional<Long> newestLine, Optional<Long> lastLineAt, List<Mismatch> mismatches) {
+        if (newestLine.isPresent() && (lastLineAt.isEmpty() || lastLineAt.get() < newestLine.get())) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "newest ledger line at " + Instant.ofEpochMilli(newestLine.get()) + " is after the account's"
+                            + " last line time "
+                            + lastLineAt
+                                    .map(Instant::ofEpochMilli)
+                                    .map(Instant::toString)
+                                    .orElse("(none)")));
         }
     }
 

@@ -80,6 +80,26 @@ class VerifyCommandTest {
 
     @ParameterizedTest
     @EnumSource(TestStore.class)
+    void verifyReportsAnAccountThatLostItsNewestLineTime(TestStore store) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            node.caller(caller.key()).post("/api/tokens/spend/30");
+
+            execute(
+                    node.databaseUrl(),
+                    "UPDATE accounts SET last_line_at = last_line_at - 1 WHERE id = ?",
+                    caller.accountId());
+            Run broken = verify(node.databaseUrl());
+
+            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+            assertThat(broken.out())
+                    .contains("MISMATCH account " + caller.accountId() + ": newest ledger line at ")
+                    .contains("is after the account's last line time");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
     void verifyReportsLedgerRowsOfAnAccountThatDoesNotExist(TestStore store) throws SQLException {
         // On PostgreSQL no foreign key stops these rows (V170); a plain SQLite connection checks none.
         Broken broken = breakARevertedSpending(
