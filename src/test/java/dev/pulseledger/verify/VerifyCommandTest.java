@@ -59,42 +59,39 @@ class VerifyCommandTest {
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void verifyReportsAGrantWhoseTokensDoNotAddUp(TestStore store) throws SQLException {
-        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
-            Fixtures.Caller caller = new Fixtures(node).caller(1000);
-            node.caller(caller.key()).post("/api/tokens/spend/30");
+        // A second draw of 5 beside the one grant the spending names in its own row.
+        SpentAccount broken = breakAfterASpendOf30(
+                store,
+                "INSERT INTO spending_grants (spending_id, grant_id, amount, returned)"
+                        + " SELECT id, grant_id, 5, 0 FROM spendings WHERE account_id = ?");
 
-            execute(
-                    node.databaseUrl(),
-                    // A second draw of 5 beside the one grant the spending names in its own row.
-                    "INSERT INTO spending_grants (spending_id, grant_id, amount, returned)"
-                            + " SELECT id, grant_id, 5, 0 FROM spendings WHERE account_id = ?",
-                    caller.accountId());
-            Run broken = verify(node.databaseUrl());
-
-            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
-            assertThat(broken.out())
-                    .contains("remaining 970 + expired 0 + held by spendings 35 do not add up")
-                    .contains("of 30 drew 35 from grants");
-        }
+        assertThat(broken.run().exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+        assertThat(broken.run().out())
+                .contains("remaining 970 + expired 0 + held by spendings 35 do not add up")
+                .contains("of 30 drew 35 from grants");
     }
 
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void verifyReportsAnAccountThatLostItsNewestLineTime(TestStore store) throws SQLException {
+        SpentAccount broken =
+                breakAfterASpendOf30(store, "UPDATE accounts SET last_line_at = last_line_at - 1 WHERE id = ?");
+
+        assertThat(broken.run().exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+        assertThat(broken.run().out())
+                .contains("MISMATCH account " + broken.accountId() + ": newest ledger line at ")
+                .contains("is after the account's last line time");
+    }
+
+    /** An account that spent 30 of 1,000 tokens, then {@code sql} run with its id, and what verify said. */
+    private record SpentAccount(String accountId, Run run) {}
+
+    private static SpentAccount breakAfterASpendOf30(TestStore store, String sql) throws SQLException {
         try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
             node.caller(caller.key()).post("/api/tokens/spend/30");
-
-            execute(
-                    node.databaseUrl(),
-                    "UPDATE accounts SET last_line_at = last_line_at - 1 WHERE id = ?",
-                    caller.accountId());
-            Run broken = verify(node.databaseUrl());
-
-            assertThat(broken.exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
-            assertThat(broken.out())
-                    .contains("MISMATCH account " + caller.accountId() + ": newest ledger line at ")
-                    .contains("is after the account's last line time");
+            execute(node.databaseUrl(), sql, caller.accountId());
+            return new SpentAccount(caller.accountId(), verify(node.databaseUrl()));
         }
     }
 
