@@ -42,7 +42,7 @@ public final class Authenticator {
         if (isAdminHash(hash)) {
             return new KeyCheck.Admin();
         }
-        Optional<KeyGrant> grant = directory.grant(hash, waitForNewKeys).filter(g -> g.usableAt(clock.instant()));
+        Optional<KeyGrant> grant = directory.grant(hash, waitForNewKeys).filter(g -> g.usable(clock));
         if (grant.isEmpty()) {
             return new KeyCheck.Refused(KeyCheck.Reason.UNKNOWN);
         }

@@ -1,6 +1,7 @@
 package dev.pulseledger.keys;
 
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Optional;
 
 /**
@@ -15,7 +16,12 @@ public record KeyGrant(
         Optional<Instant> expiresAt,
         Optional<Instant> revokedAt) {
 
-    public boolean usableAt(Instant now) {
-        return revokedAt.isEmpty() && expiresAt.map(now::isBefore).orElse(true);
+    /**
+     * Not revoked, and not expired by the time {@code clock} reads now; the clock is read only for a key
+     * that expires (a read of the wall clock was 2 % of a spend's CPU on the node).
+     */
+    public boolean usable(InstantSource clock) {
+        return revokedAt.isEmpty()
+                && expiresAt.map(expiry -> clock.instant().isBefore(expiry)).orElse(true);
     }
 }
