@@ -796,6 +796,7 @@ public final class LedgerCore {
             changedGrantIds.add(grant.id());
         }
 
+        /** Every ledger line follows one, so the changed balances name every account with a new line. */
         private long addToBalance(Working account, long tokens) {
             long after = account.balance + tokens;
             if (after < 0) {
@@ -808,8 +809,6 @@ public final class LedgerCore {
 
         private void line(
                 Working account, LedgerKind kind, long amount, Optional<String> spendingId, Optional<String> grantId) {
-            // The store keeps the time of an account's newest line with its balance.
-            changedBalances.put(account.id, account.balance);
             lines.add(new LedgerLine(account.id, kind, amount, account.balance, spendingId, grantId, Optional.empty()));
         }
     }

@@ -2,9 +2,9 @@ package dev.pulseledger.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
+import dev.pulseledger.support.SpendBook;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.sql.Connection;
@@ -65,17 +65,9 @@ class LedgerTimeMigrationTest {
     /** Walks the account's ledger one line per page, following the cursors. */
     private static List<String> reasonsPageByPage(Api admin) {
         List<String> reasons = new ArrayList<>();
-        String path = "/admin/accounts/" + ACCOUNT + "/ledger?limit=1";
-        for (int page = 0; page < 10; page++) {
-            JsonNode body = admin.get(path).json();
-            body.get("data").forEach(line -> reasons.add(line.path("reason").textValue()));
-            if (body.path("nextCursor").isNull()) {
-                return reasons;
-            }
-            path = "/admin/accounts/" + ACCOUNT + "/ledger?limit=1&cursor="
-                    + body.get("nextCursor").asText();
-        }
-        throw new AssertionError("The ledger's pages did not end: " + reasons);
+        SpendBook.allPages(admin, "/admin/accounts/" + ACCOUNT + "/ledger", 1)
+                .forEach(line -> reasons.add(line.path("reason").textValue()));
+        return reasons;
     }
 
     private static long lastLineAt(String url) throws SQLException {

@@ -263,12 +263,16 @@ public final class SpendBook {
         });
     }
 
-    /** Every item of a cursor-paged listing, newest first. */
     private static List<JsonNode> allPages(Api api, String path) {
+        return allPages(api, path, 100);
+    }
+
+    /** Every item of a cursor-paged listing, newest first, read {@code pageSize} items a page. */
+    public static List<JsonNode> allPages(Api api, String path, int pageSize) {
         List<JsonNode> items = new ArrayList<>();
         String cursor = null;
         for (int page = 0; page < MAX_PAGES; page++) {
-            Reply reply = api.get(path + "?limit=100" + (cursor == null ? "" : "&cursor=" + cursor));
+            Reply reply = api.get(path + "?limit=" + pageSize + (cursor == null ? "" : "&cursor=" + cursor));
             assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             reply.json().path("data").forEach(items::add);
             JsonNode next = reply.json().path("nextCursor");
