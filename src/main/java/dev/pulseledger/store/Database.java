@@ -142,10 +142,13 @@ public final class Database implements AutoCloseable {
         // FULL: a commit is on disk before the caller hears of it (CONTRACT §3, 201 only when durable).
         config.addDataSourceProperty("synchronous", "FULL");
         config.addDataSourceProperty("foreign_keys", "true");
-        // Checkpoint every ~40 MB of WAL instead of every 4 MB: a page the spend path rewrites often (an
-        // account, an index's last leaf) is copied to the database once per checkpoint, not once per 4 MB.
-        config.addDataSourceProperty("wal_autocheckpoint", "10000");
-        // After a checkpoint the WAL file is cut back to 64 MB, so a burst does not leave it large.
+        // Checkpoint in the commit that crosses 1,000 pages (4 MB) of WAL, SQLite's default. At 10,000 pages
+        // each checkpoint held up the waiting spends for tens of ms (p99 41-49 ms on 10,000 accounts against
+        // 12-15 ms at 1,000, at the same throughput); on a thread of its own it contended with the commits'
+        // syncs (p99 58 ms). See PERFORMANCE.md, session 8.
+        config.addDataSourceProperty("wal_autocheckpoint", "1000");
+        // After a checkpoint the WAL file is cut back to 64 MB, so a burst (a long read holding the log) does
+        // not leave it large.
         config.addDataSourceProperty("journal_size_limit", Long.toString(64L * 1024 * 1024));
         config.addDataSourceProperty(
                 "busy_timeout", Long.toString(settings.statementTimeout().toMillis()));
