@@ -21,6 +21,11 @@ public final class EntityTags {
         }
     }
 
+    /** The tag of another encoding of the same body: {@code "3f2a…"} becomes {@code "3f2a…-gzip"}. */
+    public static String variant(String etag, String encoding) {
+        return etag.substring(0, etag.length() - 1) + "-" + encoding + "\"";
+    }
+
     /**
      * Whether an If-None-Match value names {@code etag} (RFC 9110 §13.1.2): {@code *}, or a
      * comma-separated list of tags compared weakly, so {@code W/"x"} matches {@code "x"}. A malformed

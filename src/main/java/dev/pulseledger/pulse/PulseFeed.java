@@ -1,6 +1,7 @@
 package dev.pulseledger.pulse;
 
 import dev.pulseledger.http.EntityTags;
+import dev.pulseledger.http.Gzip;
 import dev.pulseledger.http.Json;
 import dev.pulseledger.status.Incident;
 import dev.pulseledger.status.IncidentStore;
@@ -27,7 +28,7 @@ public final class PulseFeed {
 
     /**
      * What callers see: the ordered public services, the incidents and maintenance windows that
-     * touch them (showing only public services), the JSON body and its entity tag.
+     * touch them (showing only public services), the JSON body, its entity tag and its gzipped form.
      */
     @SuppressWarnings("ArrayRecordComponent") // the JSON is sent as is, never compared or changed
     public record Snapshot(
@@ -35,7 +36,8 @@ public final class PulseFeed {
             List<Incident> activeIncidents,
             List<Maintenance> scheduledMaintenances,
             byte[] json,
-            String etag) {}
+            String etag,
+            Optional<byte[]> gzippedJson) {}
 
     /** The body of {@code GET /api/pulse}. */
     private record FeedBody(
@@ -119,8 +121,9 @@ public final class PulseFeed {
                     active,
                     upcoming,
                     previous.get().json(),
-                    previous.get().etag());
+                    previous.get().etag(),
+                    previous.get().gzippedJson());
         }
-        return new Snapshot(services, active, upcoming, json, EntityTags.of(json));
+        return new Snapshot(services, active, upcoming, json, EntityTags.of(json), Gzip.compress(json));
     }
 }

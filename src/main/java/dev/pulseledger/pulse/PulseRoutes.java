@@ -31,6 +31,7 @@ public final class PulseRoutes {
     private void list(ServerRequest req, ServerResponse res) {
         access.caller(req);
         PulseFeed.Snapshot snapshot = feed.current();
-        new Representation(Responses.JSON, snapshot.json(), snapshot.etag(), FEED_CACHE_CONTROL).send(req, res);
+        new Representation(Responses.JSON, snapshot.json(), snapshot.etag(), FEED_CACHE_CONTROL, snapshot.gzippedJson())
+                .send(req, res);
     }
 }
