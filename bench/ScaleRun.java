@@ -157,13 +157,16 @@ final class ScaleRun {
             for (long lo = 0; lo < accounts; lo += CHUNK) {
                 long from = lo;
                 long to = Math.min(accounts, lo + CHUNK);
+                // One instant for every statement of the chunk: the accounts' last line time must be their
+                // newest line's (`verify` checks it), and each statement reading the clock anew broke that.
+                long now = System.currentTimeMillis();
                 database.runInTransaction(connection -> {
                     execute(connection, "SET LOCAL session_replication_role = replica");
                     for (String sql : GROW) {
                         try (PreparedStatement ps = connection.prepareStatement(STEP + sql)) {
                             ps.setLong(1, from);
                             ps.setLong(2, to);
-                            ps.setLong(3, System.currentTimeMillis());
+                            ps.setLong(3, now);
                             ps.setInt(4, options.scaleSpendings());
                             ps.setLong(5, BALANCE);
                             ps.setLong(6, MONTH_MILLIS);
