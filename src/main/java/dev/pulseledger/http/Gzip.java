@@ -42,19 +42,20 @@ public final class Gzip {
      * malformed value allows nothing but the identity encoding.
      */
     public static boolean accepted(String acceptEncoding) {
-        Optional<Boolean> byName = Optional.empty();
-        boolean byWildcard = false;
+        boolean named = false;
+        boolean allowedByName = false;
+        boolean allowedByWildcard = false;
         for (String member : acceptEncoding.split(",", -1)) {
             String[] parts = member.split(";", -1);
             String coding = parts[0].strip().toLowerCase(Locale.ROOT);
-            boolean allowed = weightAboveZero(parts);
             if (coding.equals("gzip") || coding.equals("x-gzip")) {
-                byName = Optional.of(byName.orElse(false) || allowed);
+                named = true;
+                allowedByName |= weightAboveZero(parts);
             } else if (coding.equals("*")) {
-                byWildcard = byWildcard || allowed;
+                allowedByWildcard |= weightAboveZero(parts);
             }
         }
-        return byName.orElse(byWildcard);
+        return named ? allowedByName : allowedByWildcard;
     }
 
     /** {@code q} of a member's parameters (1 when absent); a malformed weight counts as zero. */

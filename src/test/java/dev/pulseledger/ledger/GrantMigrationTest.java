@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,14 +25,7 @@ class GrantMigrationTest {
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void existingBalancesBecomeOneNeverExpiringGrantAndNothingIsLost(TestStore store) throws SQLException {
-        String url = store.newDatabaseUrl();
-        String location = "classpath:db/migration/" + (store == TestStore.SQLITE ? "sqlite" : "postgresql");
-        Flyway.configure()
-                .dataSource(url, null, null)
-                .locations(location)
-                .target("3") // the schema before grants (V10)
-                .load()
-                .migrate();
+        String url = store.newDatabaseUrlMigratedTo("3"); // the schema before grants (V10)
         try (Connection connection = DriverManager.getConnection(url);
                 Statement sql = connection.createStatement()) {
             sql.executeUpdate("INSERT INTO plans (id, name, monthly_tokens, created_at, updated_at)"

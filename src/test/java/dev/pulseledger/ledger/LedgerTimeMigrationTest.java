@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,13 +29,8 @@ class LedgerTimeMigrationTest {
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void linesWrittenOutOfTimeOrderAreListedByTimeOnceEach(TestStore store) throws SQLException {
-        String url = store.newDatabaseUrl();
-        Flyway.configure()
-                .dataSource(url, null, null)
-                .locations("classpath:db/migration/" + (store == TestStore.SQLITE ? "sqlite" : "postgresql"))
-                .target(store == TestStore.SQLITE ? "180" : "170") // the last before V181
-                .load()
-                .migrate();
+        // The last migration before V181 on each store.
+        String url = store.newDatabaseUrlMigratedTo(store == TestStore.SQLITE ? "180" : "170");
         try (Connection connection = DriverManager.getConnection(url);
                 Statement sql = connection.createStatement()) {
             sql.executeUpdate("INSERT INTO accounts (id, name, plan_id, balance, created_at, period_anchor, due_at)"

@@ -3,7 +3,6 @@ package dev.pulseledger.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.pulseledger.store.Dialect;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.TestClock;
 import dev.pulseledger.support.TestNode;
@@ -13,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,13 +25,7 @@ class StatusMemoryMigrationTest {
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void servicesFromBeforeTheHistoryGetTheirFirstChangeAndUptimeFromThen(TestStore store) throws SQLException {
-        String url = store.newDatabaseUrl();
-        Flyway.configure()
-                .dataSource(url, null, null)
-                .locations(Dialect.fromUrl(url).migrations())
-                .target("3")
-                .load()
-                .migrate();
+        String url = store.newDatabaseUrlMigratedTo("3");
         try (Connection connection = DriverManager.getConnection(url);
                 PreparedStatement insert = connection.prepareStatement("INSERT INTO services (id, name, status,"
                         + " spotlighted, position, public, updated_at) VALUES ('api', 'Public API', 'partial_outage',"

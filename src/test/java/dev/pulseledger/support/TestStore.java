@@ -1,5 +1,6 @@
 package dev.pulseledger.support;
 
+import dev.pulseledger.store.Dialect;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.UUID;
+import org.flywaydb.core.Flyway;
 
 /**
  * The two stores every shared test runs against. Each call of {@link #newDatabaseUrl()} gives a
@@ -28,6 +30,18 @@ public enum TestStore {
             case SQLITE -> "jdbc:sqlite:" + newSqliteFile();
             case POSTGRESQL -> newPostgresDatabase();
         };
+    }
+
+    /** A fresh database holding the schema up to migration {@code version}, as an older release left it. */
+    public String newDatabaseUrlMigratedTo(String version) {
+        String url = newDatabaseUrl();
+        Flyway.configure()
+                .dataSource(url, null, null)
+                .locations(Dialect.fromUrl(url).migrations())
+                .target(version)
+                .load()
+                .migrate();
+        return url;
     }
 
     private static Path newSqliteFile() {
