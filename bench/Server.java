@@ -103,6 +103,17 @@ final class Server implements AutoCloseable {
         }
     }
 
+    /** The Content-Encoding of the pulse feed as sent to the caller key when it accepts gzip ("" when none). */
+    String pulseEncodingWhenGzipAccepted(String key) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(uri("/api/pulse"))
+                        .header("X-ApiKey", key)
+                        .header("Accept-Encoding", "gzip")
+                        .GET())
+                .headers()
+                .firstValue("Content-Encoding")
+                .orElse("");
+    }
+
     /** Spends 1 token with the caller key; returns the status. */
     int spend(String key) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(uri("/api/tokens/spend/1"))

@@ -87,7 +87,11 @@ final class StoreRun {
                 measure(main, "GET balance", "GET", "/api/tokens/balance", main.seed.hotKey(), readers);
             }
             if (options.wants("pulse")) {
-                measure(main, "GET pulse (50 services)", "GET", "/api/pulse", main.seed.hotKey(), readers);
+                measure(main, Report.PULSE, "GET", "/api/pulse", main.seed.hotKey(), readers);
+                String encoding = main.server.pulseEncodingWhenGzipAccepted(main.seed.hotKey());
+                report.check(encoding.equals("gzip"), store + ": the pulse feed is sent gzipped to a client that"
+                        + " accepts gzip (Content-Encoding: " + encoding + ")");
+                measure(main, Report.PULSE_GZIP, "GET", "/api/pulse", main.seed.hotKey(), readers, "gzip");
             }
             for (int connections : options.connections()) {
                 if (options.wants("spend-hot")) {
@@ -236,9 +240,17 @@ final class StoreRun {
 
     private Wrk.Run measure(Subject subject, String name, String method, String path, String key, int connections)
             throws Exception {
+        return measure(subject, name, method, path, key, connections, "");
+    }
+
+    /** As above, with {@code acceptEncoding} sent as every request's Accept-Encoding when not empty. */
+    private Wrk.Run measure(
+            Subject subject, String name, String method, String path, String key, int connections, String acceptEncoding)
+            throws Exception {
         Map<String, Double> metricsBefore = subject.server.metrics();
         Cpu.Snapshot before = subject.cpu.snapshot();
-        Wrk.Run run = wrk(subject, method, path, key, connections, options.seconds(), method.equals("POST"));
+        Wrk.Run run = Wrk.run(folder.resolve("wrk.log"), "bench/wrk.lua", subject.server.port(), method, path, key,
+                connections, options.seconds(), method.equals("POST"), acceptEncoding);
         Cpu.Snapshot after = subject.cpu.snapshot();
         Map<String, Double> metricsAfter = subject.server.metrics();
         report.add(new Result(

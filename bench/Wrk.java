@@ -20,6 +20,12 @@ final class Wrk {
      */
     static Run run(Path log, String script, int port, String method, String path, String key, int connections, int seconds,
             boolean tally) throws Exception {
+        return run(log, script, port, method, path, key, connections, seconds, tally, "");
+    }
+
+    /** As above; a non-empty {@code acceptEncoding} is sent as every request's Accept-Encoding (bench/wrk.lua). */
+    static Run run(Path log, String script, int port, String method, String path, String key, int connections, int seconds,
+            boolean tally, String acceptEncoding) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 "wrk",
                 "-t",
@@ -41,7 +47,10 @@ final class Wrk {
             command.add(key);
         }
         String output = Processes.run(
-                command, Duration.ofSeconds(seconds + 60), Map.of("BENCH_TALLY", tally ? "1" : "0"), true);
+                command,
+                Duration.ofSeconds(seconds + 60),
+                Map.of("BENCH_TALLY", tally ? "1" : "0", "BENCH_ACCEPT_ENCODING", acceptEncoding),
+                true);
         Files.writeString(
                 log,
                 String.join(" ", command).replace(key == null ? "\0" : key, "<key>") + "\n" + output + "\n",

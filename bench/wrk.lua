@@ -6,6 +6,8 @@
 --   KEY    sent as X-ApiKey on every request;
 --   @FILE  one key per line; each request takes the next key, so the load spreads over the accounts.
 -- With BENCH_TALLY=1 in the environment it also counts each status (see response below).
+-- With BENCH_ACCEPT_ENCODING=gzip every request says it takes a gzipped body, as browsers and most
+-- HTTP libraries do.
 -- With BENCH_PAUSE_MS=N each connection waits N ms after every response before its next request,
 -- so C connections send at most C * 1000 / N requests per second whatever the server does: a paced
 -- load instead of as fast as wrk can go (bench/flood.sh paces its flood this way).
@@ -39,12 +41,23 @@ function init(args)
     elseif key ~= nil then
         keys = { key }
     end
+    local accept_encoding = os.getenv("BENCH_ACCEPT_ENCODING") or ""
+    local function headers(k)
+        local h = {}
+        if k ~= nil then
+            h["X-ApiKey"] = k
+        end
+        if accept_encoding ~= "" then
+            h["Accept-Encoding"] = accept_encoding
+        end
+        return h
+    end
     prepared = {}
     if #keys == 0 then
-        prepared[1] = wrk.format(method, path, {})
+        prepared[1] = wrk.format(method, path, headers(nil))
     end
     for i, k in ipairs(keys) do
-        prepared[i] = wrk.format(method, path, { ["X-ApiKey"] = k })
+        prepared[i] = wrk.format(method, path, headers(k))
     end
     -- Threads start at different keys so that they do not walk the accounts in step.
     position = (thread_index * 7919) % #prepared + 1

@@ -38,7 +38,11 @@ public final class BalanceReader implements AutoCloseable {
     private static final String WITH_LIVE_GRANTS = COLUMNS + " LEFT JOIN grants g ON g.account_id = a.id AND g.live";
 
     private static final String SELECT_ONE = WITH_LIVE_GRANTS + " WHERE a.id = ?";
-    /** PostgreSQL only. */
+    /**
+     * PostgreSQL only, for a batch of more than one account. PostgreSQL plans a statement with an array
+     * afresh each time (the plan for the array's real length looks cheaper than a kept one), so a batch
+     * of one account, the usual batch of a busy caller, takes {@link #SELECT_ONE}, whose plan is kept.
+     */
     private static final String SELECT_MANY = WITH_LIVE_GRANTS + " WHERE a.id = ANY (?)";
 
     private static final int MAX_QUEUE_LENGTH = 10_000;
@@ -108,11 +112,14 @@ public final class BalanceReader implements AutoCloseable {
     }
 
     private void readBatch(List<Job<String, Optional<Balance>>> batch) {
+        List<String> ids = batch.stream().map(Job::item).distinct().toList();
         Map<String, BalanceView> views = database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_MANY)) {
-                ps.setArray(
-                        1,
-                        PgArrays.texts(connection, batch.stream().map(Job::item).distinct()));
+            try (PreparedStatement ps = connection.prepareStatement(ids.size() == 1 ? SELECT_ONE : SELECT_MANY)) {
+                if (ids.size() == 1) {
+                    ps.setString(1, ids.getFirst());
+                } else {
+                    ps.setArray(1, PgArrays.texts(connection, ids.stream()));
+                }
                 return views(ps);
             }
         });
