@@ -141,6 +141,7 @@ final class StoreRun {
         wrk(subject, "GET", "/health/live", null, 32, seconds, false);
         wrk(subject, "GET", "/api/tokens/balance", subject.seed.hotKey(), 32, seconds, false);
         wrk(subject, "GET", "/api/pulse", subject.seed.hotKey(), 32, seconds, false);
+        wrk(subject, "GET", "/api/pulse", subject.seed.hotKey(), 32, seconds, false, "gzip");
         subject.countHot(wrk(subject, "POST", "/api/tokens/spend/1", subject.seed.hotKey(), 32, seconds, true), 32);
         // Spends over many accounts take paths the hot account does not (a batch of many accounts, the key
         // cache's misses); without their own warm-up the JIT still compiled them for ~30 s into that case.
@@ -249,8 +250,8 @@ final class StoreRun {
             throws Exception {
         Map<String, Double> metricsBefore = subject.server.metrics();
         Cpu.Snapshot before = subject.cpu.snapshot();
-        Wrk.Run run = Wrk.run(folder.resolve("wrk.log"), "bench/wrk.lua", subject.server.port(), method, path, key,
-                connections, options.seconds(), method.equals("POST"), acceptEncoding);
+        Wrk.Run run = wrk(subject, method, path, key, connections, options.seconds(), method.equals("POST"),
+                acceptEncoding);
         Cpu.Snapshot after = subject.cpu.snapshot();
         Map<String, Double> metricsAfter = subject.server.metrics();
         report.add(new Result(
@@ -271,8 +272,13 @@ final class StoreRun {
     private Wrk.Run wrk(
             Subject subject, String method, String path, String key, int connections, int seconds, boolean tally)
             throws Exception {
+        return wrk(subject, method, path, key, connections, seconds, tally, "");
+    }
+
+    private Wrk.Run wrk(Subject subject, String method, String path, String key, int connections, int seconds,
+            boolean tally, String acceptEncoding) throws Exception {
         return Wrk.run(folder.resolve("wrk.log"), "bench/wrk.lua", subject.server.port(), method, path, key,
-                connections, seconds, tally);
+                connections, seconds, tally, acceptEncoding);
     }
 
     /**
