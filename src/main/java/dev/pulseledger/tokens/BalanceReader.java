@@ -113,9 +113,10 @@ public final class BalanceReader implements AutoCloseable {
 
     private void readBatch(List<Job<String, Optional<Balance>>> batch) {
         List<String> ids = batch.stream().map(Job::item).distinct().toList();
+        boolean one = ids.size() == 1;
         Map<String, BalanceView> views = database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(ids.size() == 1 ? SELECT_ONE : SELECT_MANY)) {
-                if (ids.size() == 1) {
+            try (PreparedStatement ps = connection.prepareStatement(one ? SELECT_ONE : SELECT_MANY)) {
+                if (one) {
                     ps.setString(1, ids.getFirst());
                 } else {
                     ps.setArray(1, PgArrays.texts(connection, ids.stream()));
