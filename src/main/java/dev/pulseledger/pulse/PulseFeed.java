@@ -1,8 +1,8 @@
 package dev.pulseledger.pulse;
 
-import dev.pulseledger.http.EntityTags;
-import dev.pulseledger.http.Gzip;
 import dev.pulseledger.http.Json;
+import dev.pulseledger.http.Representation;
+import dev.pulseledger.http.Responses;
 import dev.pulseledger.status.Incident;
 import dev.pulseledger.status.IncidentStore;
 import dev.pulseledger.status.Maintenance;
@@ -27,17 +27,21 @@ public final class PulseFeed {
     public static final Duration MAX_STALENESS = Duration.ofSeconds(1);
 
     /**
-     * What callers see: the ordered public services, the incidents and maintenance windows that
-     * touch them (showing only public services), the JSON body, its entity tag and its gzipped form.
+     * Private: the feed is for key holders only, so no shared cache may keep it. No-cache: a client
+     * may keep it but asks each time (a cheap 304 while it is unchanged), so it never shows a status
+     * older than the feed's own bound, and a revoked key stops working at once.
      */
-    @SuppressWarnings("ArrayRecordComponent") // the JSON is sent as is, never compared or changed
+    static final String CACHE_CONTROL = "private, no-cache";
+
+    /**
+     * What callers see: the ordered public services, the incidents and maintenance windows that
+     * touch them (showing only public services), and the JSON body as sent, with its tag and gzipped form.
+     */
     public record Snapshot(
             List<Service> services,
             List<Incident> activeIncidents,
             List<Maintenance> scheduledMaintenances,
-            byte[] json,
-            String etag,
-            Optional<byte[]> gzippedJson) {}
+            Representation body) {}
 
     /** The body of {@code GET /api/pulse}. */
     private record FeedBody(
@@ -115,15 +119,9 @@ public final class PulseFeed {
                 services.stream().map(ServiceJson::forFeed).toList(),
                 active.stream().map(StatusJson::incident).toList(),
                 upcoming.stream().map(StatusJson::maintenance).toList()));
-        if (previous.isPresent() && Arrays.equals(previous.get().json(), json)) {
-            return new Snapshot(
-                    services,
-                    active,
-                    upcoming,
-                    previous.get().json(),
-                    previous.get().etag(),
-                    previous.get().gzippedJson());
+        if (previous.isPresent() && Arrays.equals(previous.get().body().body(), json)) {
+            return new Snapshot(services, active, upcoming, previous.get().body());
         }
-        return new Snapshot(services, active, upcoming, json, EntityTags.of(json), Gzip.compress(json));
+        return new Snapshot(services, active, upcoming, Representation.of(Responses.JSON, json, CACHE_CONTROL));
     }
 }
