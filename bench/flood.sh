@@ -28,7 +28,9 @@ admin="pl_admin_$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 base="http://127.0.0.1:$port"
 
-PULSELEDGER_ADMIN_KEY="$admin" "$JAVA" -XX:+UseSerialGC -Xmx128m -jar target/pulseledger.jar serve \
+java_options="$(bench/java-options.sh)" # word-split below on purpose: one option a word
+# shellcheck disable=SC2086
+PULSELEDGER_ADMIN_KEY="$admin" "$JAVA" $java_options -jar target/pulseledger.jar serve \
   --host 127.0.0.1 --port "$port" --database-url "$url" --auth-failure-hold-ms "$hold_ms" >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT

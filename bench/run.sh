@@ -11,14 +11,9 @@ if [[ ! -f target/pulseledger.jar || -n "$(find src pom.xml -newer target/pulsel
   ./mvnw -B -q package -DskipTests
 fi
 
-# The server starts with the JVM options of the README's run command ("java <options> -jar
-# target/pulseledger.jar serve"), so what is measured is what the README tells people to run.
-readme_command="$(grep -oE 'java( +-[^ ]+)* +-jar target/pulseledger\.jar serve' README.md | head -1 || true)"
-if [[ -z "$readme_command" ]]; then
-  echo "bench: README.md has no 'java ... -jar target/pulseledger.jar serve' command to copy" >&2
-  exit 2
-fi
-java_options="$(sed -E 's/^java *//; s/ *-jar target\/pulseledger\.jar serve$//' <<<"$readme_command")"
+# The server starts with the JVM options of the README's run command, so what is measured is what
+# the README tells people to run.
+java_options="$(bench/java-options.sh)"
 
 exec "$JAVA" --enable-native-access=ALL-UNNAMED -cp target/pulseledger.jar bench/Bench.java \
   --java-options "${BENCH_JAVA_OPTIONS-$java_options}" "$@"

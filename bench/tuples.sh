@@ -23,8 +23,10 @@ admin="pl_admin_$(head -c 64 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 base="http://127.0.0.1:$port"
 
+java_options="$(bench/java-options.sh)" # word-split below on purpose: one option a word
 psql -q "${pg[@]}" -d postgres -c "CREATE DATABASE $db"
-PULSELEDGER_ADMIN_KEY="$admin" "$JAVA" -XX:+UseSerialGC -Xmx128m -jar "$jar" serve --host 127.0.0.1 --port "$port" \
+# shellcheck disable=SC2086
+PULSELEDGER_ADMIN_KEY="$admin" "$JAVA" $java_options -jar "$jar" serve --host 127.0.0.1 --port "$port" \
   --database-url "jdbc:postgresql://${PGHOST:-127.0.0.1}:${PGPORT:-5432}/$db?user=${PGUSER:-postgres}" \
   >"$work/server.log" 2>&1 &
 server=$!
