@@ -1,5 +1,6 @@
 package dev.pulseledger.events;
 
+import dev.pulseledger.store.Workers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -127,11 +128,7 @@ public final class EventFeed implements AutoCloseable {
         running = false;
         poller.interrupt();
         subscriptions.forEach(Subscription::end);
-        try {
-            poller.join(Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Workers.awaitEnd(poller, Duration.ofSeconds(5));
     }
 
     /** One listener's queue of frames. */

@@ -1,5 +1,6 @@
 package dev.pulseledger.keys;
 
+import dev.pulseledger.store.Workers;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -250,10 +251,6 @@ public final class AccessFeed implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        try {
-            poller.join(Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Workers.awaitEnd(poller, Duration.ofSeconds(5));
     }
 }

@@ -1,5 +1,6 @@
 package dev.pulseledger.status;
 
+import dev.pulseledger.store.Workers;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -65,10 +66,6 @@ public final class MaintenanceScheduler implements AutoCloseable {
     public void close() {
         running = false;
         thread.interrupt();
-        try {
-            thread.join(Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Workers.awaitEnd(thread, Duration.ofSeconds(5));
     }
 }
