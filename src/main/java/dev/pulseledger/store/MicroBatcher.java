@@ -225,11 +225,7 @@ public final class MicroBatcher<T, R> implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        try {
-            thread.join(MAX_DRAIN_ON_CLOSE);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Workers.awaitEnd(thread, MAX_DRAIN_ON_CLOSE);
         failLeftovers();
         // Work handed on elsewhere may still answer its jobs; the watchman fails what is left by its deadline.
     }
