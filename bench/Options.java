@@ -11,6 +11,7 @@ import java.util.Optional;
 record Options(
         int seconds,
         int warmupSeconds,
+        int caseWarmupSeconds,
         List<Integer> connections,
         List<String> stores,
         List<String> cases,
@@ -53,6 +54,7 @@ record Options(
         Options options = new Options(
                 Integer.parseInt(given.getOrDefault("seconds", "10")),
                 Integer.parseInt(given.getOrDefault("warmup-seconds", "5")),
+                Integer.parseInt(given.getOrDefault("case-warmup-seconds", "5")),
                 Arrays.stream(given.getOrDefault("connections", "8,32,64").split(","))
                         .map(Integer::parseInt)
                         .toList(),
@@ -72,8 +74,8 @@ record Options(
                         .toList(),
                 Integer.parseInt(given.getOrDefault("scale-spendings", "10")));
         given.keySet().removeAll(List.of(
-                "seconds", "warmup-seconds", "connections", "stores", "cases", "accounts", "pg-host", "pg-port",
-                "pg-user", "jar", "baseline-jar", "java-options", "profile", "out", "scale-accounts",
+                "seconds", "warmup-seconds", "case-warmup-seconds", "connections", "stores", "cases", "accounts",
+                "pg-host", "pg-port", "pg-user", "jar", "baseline-jar", "java-options", "profile", "out", "scale-accounts",
                 "scale-spendings"));
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "\n" + usage());
@@ -81,6 +83,9 @@ record Options(
         if (!List.of("sqlite", "postgresql").containsAll(options.stores())
                 || !ALL_CASES.containsAll(options.cases())) {
             throw new IllegalArgumentException("unknown store or case\n" + usage());
+        }
+        if (options.caseWarmupSeconds() < 0) {
+            throw new IllegalArgumentException("--case-warmup-seconds is 0 or more\n" + usage());
         }
         if (options.scaleSpendings() < 1 || options.scaleSpendings() > 999
                 || !options.scaleAccounts().stream().sorted().toList().equals(options.scaleAccounts())) {
@@ -94,6 +99,8 @@ record Options(
                 bench/run.sh [options]
                   --seconds N          length of each measured case (default 10)
                   --warmup-seconds N   JIT warm-up per store before measuring (default 5)
+                  --case-warmup-seconds N  the same load, unmeasured, just before each case (default 5): a
+                                       switch of request kind makes the JIT compile the request path again
                   --connections LIST   client counts for the spend and pgbench cases (default 8,32,64)
                   --stores LIST        sqlite,postgresql (default both)
                   --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked,reserve-settle
