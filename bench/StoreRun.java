@@ -261,14 +261,14 @@ final class StoreRun {
     private Measured measure(
             Subject subject, String name, String method, String path, String key, int connections, String acceptEncoding)
             throws Exception {
+        boolean spends = method.equals("POST");
         Optional<Wrk.Run> settling = options.caseWarmupSeconds() > 0
-                ? Optional.of(wrk(subject, method, path, key, connections, options.caseWarmupSeconds(),
-                        method.equals("POST"), acceptEncoding))
+                ? Optional.of(wrk(subject, method, path, key, connections, options.caseWarmupSeconds(), spends,
+                        acceptEncoding))
                 : Optional.empty();
         Map<String, Double> metricsBefore = subject.server.metrics();
         Cpu.Snapshot before = subject.cpu.snapshot();
-        Wrk.Run run = wrk(subject, method, path, key, connections, options.seconds(), method.equals("POST"),
-                acceptEncoding);
+        Wrk.Run run = wrk(subject, method, path, key, connections, options.seconds(), spends, acceptEncoding);
         Cpu.Snapshot after = subject.cpu.snapshot();
         Map<String, Double> metricsAfter = subject.server.metrics();
         report.add(new Result(

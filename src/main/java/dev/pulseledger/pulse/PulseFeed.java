@@ -41,7 +41,7 @@ public final class PulseFeed {
             List<Service> services,
             List<Incident> activeIncidents,
             List<Maintenance> scheduledMaintenances,
-            Representation body) {}
+            Representation representation) {}
 
     /** The body of {@code GET /api/pulse}. */
     private record FeedBody(
@@ -119,8 +119,9 @@ public final class PulseFeed {
                 services.stream().map(ServiceJson::forFeed).toList(),
                 active.stream().map(StatusJson::incident).toList(),
                 upcoming.stream().map(StatusJson::maintenance).toList()));
-        if (previous.isPresent() && Arrays.equals(previous.get().body().body(), json)) {
-            return new Snapshot(services, active, upcoming, previous.get().body());
+        if (previous.isPresent()
+                && Arrays.equals(previous.get().representation().body(), json)) {
+            return new Snapshot(services, active, upcoming, previous.get().representation());
         }
         return new Snapshot(services, active, upcoming, Representation.of(Responses.JSON, json, CACHE_CONTROL));
     }

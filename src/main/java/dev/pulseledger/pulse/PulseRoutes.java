@@ -21,6 +21,6 @@ public final class PulseRoutes {
 
     private void list(ServerRequest req, ServerResponse res) {
         access.caller(req);
-        feed.current().body().send(req, res);
+        feed.current().representation().send(req, res);
     }
 }

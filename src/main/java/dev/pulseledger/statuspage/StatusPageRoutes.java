@@ -116,7 +116,7 @@ public final class StatusPageRoutes {
         Instant minute = now.truncatedTo(ChronoUnit.MINUTES);
         Rendered last = rendered.get();
         if (last != null
-                && last.feedEtag().equals(snapshot.body().etag())
+                && last.feedEtag().equals(snapshot.representation().etag())
                 && last.minute().equals(minute)) {
             return last.page();
         }
@@ -130,7 +130,7 @@ public final class StatusPageRoutes {
         Representation page = Representation.of(
                 HTML, StatusPageView.render(content, branding).getBytes(StandardCharsets.UTF_8), PAGE_CACHE_CONTROL);
         // Two threads may render the same snapshot at once; either result is right.
-        rendered.set(new Rendered(snapshot.body().etag(), minute, page));
+        rendered.set(new Rendered(snapshot.representation().etag(), minute, page));
         return page;
     }
 
