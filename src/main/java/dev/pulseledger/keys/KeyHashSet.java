@@ -1,28 +1,29 @@
 package dev.pulseledger.keys;
 
 import java.util.HexFormat;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Which key hashes exist, in 8 bytes per key: the first 64 bits of each SHA-256, in an open-addressing
- * table. Lookups take no lock, so a flood of unknown keys costs a hash and a few array reads; adds
- * are rare (a key was created) and take the monitor. A random key matches a stored prefix with odds
- * of about one in 2^64 per stored key, and such a match only costs one database lookup.
+ * Which key hashes exist, in 4 to 8 bytes per key: the first 32 bits of each SHA-256, in an
+ * open-addressing table (4 MB per million keys at its fullest, 8 MB just after it grows). Lookups take
+ * no lock, so a flood of unknown keys costs a hash and a few array reads; adds are rare (a key was
+ * created) and take the monitor. A random key matches a stored prefix with odds of about one in 2^32
+ * per stored key (one in 4,300 at a million keys), and such a match only costs one database lookup.
  */
 final class KeyHashSet {
     private static final int INITIAL_CAPACITY = 1024;
     /** Zero marks an empty slot, so a prefix that happens to be zero is stored as this instead. */
-    private static final long ZERO_STAND_IN = 1;
+    private static final int ZERO_STAND_IN = 1;
 
-    private volatile AtomicLongArray slots = new AtomicLongArray(INITIAL_CAPACITY);
+    private volatile AtomicIntegerArray slots = new AtomicIntegerArray(INITIAL_CAPACITY);
     private int size;
 
     boolean contains(String hexHash) {
-        long prefix = prefix(hexHash);
-        AtomicLongArray table = slots;
+        int prefix = prefix(hexHash);
+        AtomicIntegerArray table = slots;
         int mask = table.length() - 1;
-        for (int i = spread(prefix) & mask; ; i = (i + 1) & mask) {
-            long slot = table.get(i);
+        for (int i = prefix & mask; ; i = (i + 1) & mask) {
+            int slot = table.get(i);
             if (slot == prefix) {
                 return true;
             }
@@ -33,7 +34,7 @@ final class KeyHashSet {
     }
 
     synchronized void add(String hexHash) {
-        long prefix = prefix(hexHash);
+        int prefix = prefix(hexHash);
         if ((size + 1) * 2L > slots.length()) {
             slots = grown(slots);
         }
@@ -47,10 +48,10 @@ final class KeyHashSet {
     }
 
     /** Kept at most half full, so a probe for an absent prefix ends after a slot or two. */
-    private static AtomicLongArray grown(AtomicLongArray table) {
-        AtomicLongArray bigger = new AtomicLongArray(table.length() * 2);
+    private static AtomicIntegerArray grown(AtomicIntegerArray table) {
+        AtomicIntegerArray bigger = new AtomicIntegerArray(table.length() * 2);
         for (int i = 0; i < table.length(); i++) {
-            long slot = table.get(i);
+            int slot = table.get(i);
             if (slot != 0) {
                 insert(bigger, slot);
             }
@@ -58,10 +59,10 @@ final class KeyHashSet {
         return bigger;
     }
 
-    private static boolean insert(AtomicLongArray table, long prefix) {
+    private static boolean insert(AtomicIntegerArray table, int prefix) {
         int mask = table.length() - 1;
-        for (int i = spread(prefix) & mask; ; i = (i + 1) & mask) {
-            long slot = table.get(i);
+        for (int i = prefix & mask; ; i = (i + 1) & mask) {
+            int slot = table.get(i);
             if (slot == prefix) {
                 return false;
             }
@@ -72,12 +73,9 @@ final class KeyHashSet {
         }
     }
 
-    private static long prefix(String hexHash) {
-        long prefix = HexFormat.fromHexDigitsToLong(hexHash, 0, 16);
+    /** The hash's first 32 bits; a SHA-256's bits are uniform, so they also pick the slot as they are. */
+    private static int prefix(String hexHash) {
+        int prefix = HexFormat.fromHexDigits(hexHash, 0, 8);
         return prefix == 0 ? ZERO_STAND_IN : prefix;
-    }
-
-    private static int spread(long prefix) {
-        return (int) (prefix ^ (prefix >>> 32));
     }
 }
