@@ -4,11 +4,11 @@ import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Which key hashes exist, in 4 to 8 bytes per key: the first 32 bits of each SHA-256, in an
- * open-addressing table (4 MB per million keys at its fullest, 8 MB just after it grows). Lookups take
- * no lock, so a flood of unknown keys costs a hash and a few array reads; adds are rare (a key was
- * created) and take the monitor. A random key matches a stored prefix with odds of about one in 2^32
- * per stored key (one in 4,300 at a million keys), and such a match only costs one database lookup.
+ * Which key hashes exist: the first 32 bits of each SHA-256, in an open-addressing table of 4-byte
+ * slots at most half used (8 MB for a million keys, 8 to 16 bytes a key). Lookups take no lock, so a
+ * flood of unknown keys costs a hash and a few array reads; adds are rare (a key was created) and take
+ * the monitor. A random key matches a stored prefix with odds of about one in 2^32 per stored key (one
+ * in 4,300 at a million keys), and such a match only costs one database lookup.
  */
 final class KeyHashSet {
     private static final int INITIAL_CAPACITY = 1024;
