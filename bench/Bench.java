@@ -12,7 +12,8 @@ import java.nio.file.Files;
  * (the bench data), {@code LockedAccount} (the others' spends while one account is locked from outside),
  * {@code Server} (the server process), {@code Wrk} (the load), {@code Postgres} (the databases and the pgbench
  * baseline), {@code Cpu} and {@code Machine} (what was used and on what), {@code Processes} (running
- * tools), {@code Result} and {@code Report} (the numbers and the Markdown).
+ * tools), {@code Result} and {@code Report} (the numbers and the Markdown), {@code DocsSection} (the
+ * Markdown into docs/PERFORMANCE.md).
  */
 public final class Bench {
     static final long HOT_BALANCE = 1_000_000_000_000L;
@@ -39,6 +40,9 @@ public final class Bench {
         System.out.println();
         System.out.println(text);
         Files.writeString(options.out().resolve("results.md"), text);
+        if (options.docs().isPresent()) {
+            DocsSection.write(options.docs().get(), args, text);
+        }
         System.out.println("Logs and results: " + options.out());
         System.exit(report.checksPassed() ? 0 : 1);
     }

@@ -24,6 +24,7 @@ record Options(
         List<String> javaOptions,
         boolean profile,
         Path out,
+        Optional<Path> docs,
         List<Integer> scaleAccounts,
         int scaleSpendings) {
     static final List<String> DEFAULT_CASES =
@@ -69,13 +70,16 @@ record Options(
                 splitOptions(given.getOrDefault("java-options", env("BENCH_JAVA_OPTIONS", ""))),
                 given.containsKey("profile"),
                 Path.of(given.getOrDefault("out", "bench/out/" + stamp)),
+                Optional.of(given.getOrDefault("docs", "docs/PERFORMANCE.md"))
+                        .filter(docs -> !docs.equals("none"))
+                        .map(Path::of),
                 Arrays.stream(given.getOrDefault("scale-accounts", "10000,100000,1000000").split(","))
                         .map(Integer::parseInt)
                         .toList(),
                 Integer.parseInt(given.getOrDefault("scale-spendings", "10")));
         given.keySet().removeAll(List.of(
                 "seconds", "warmup-seconds", "case-warmup-seconds", "connections", "stores", "cases", "accounts",
-                "pg-host", "pg-port", "pg-user", "jar", "baseline-jar", "java-options", "profile", "out", "scale-accounts",
+                "pg-host", "pg-port", "pg-user", "jar", "baseline-jar", "java-options", "profile", "out", "docs", "scale-accounts",
                 "scale-spendings"));
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "\n" + usage());
@@ -121,6 +125,8 @@ record Options(
                                        bench/run.sh passes the README's
                   --profile            record a JFR profile of the server into the output folder
                   --out DIR            output folder (default bench/out/<timestamp>)
+                  --docs FILE|none     where the run's table also goes, in place of the run before it, between
+                                       the file's two markers (default docs/PERFORMANCE.md; none: only --out)
                   --scale-accounts LIST  sizes of the scale case, a database each, measured in turn in 3 rounds
                                        (default 10000,100000,1000000)
                   --scale-spendings N  spendings per account in the scale case (default 10: 10,000,000 at 1M)""";
