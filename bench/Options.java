@@ -79,8 +79,8 @@ record Options(
                 Integer.parseInt(given.getOrDefault("scale-spendings", "10")));
         given.keySet().removeAll(List.of(
                 "seconds", "warmup-seconds", "case-warmup-seconds", "connections", "stores", "cases", "accounts",
-                "pg-host", "pg-port", "pg-user", "jar", "baseline-jar", "java-options", "profile", "out", "docs", "scale-accounts",
-                "scale-spendings"));
+                "pg-host", "pg-port", "pg-user", "jar", "baseline-jar", "java-options", "profile", "out", "docs",
+                "scale-accounts", "scale-spendings"));
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "\n" + usage());
         }
