@@ -194,16 +194,12 @@ final class ScaleRun {
             statement.execute("SET statement_timeout = 0");
             statement.execute("VACUUM (ANALYZE)");
             statement.execute("CHECKPOINT");
-        }
-        try (Database database = Seed.open(url)) {
             double seconds = (System.nanoTime() - start) / 1e9;
-            long bytes = database.read(connection -> {
-                try (PreparedStatement ps = connection.prepareStatement("SELECT pg_database_size(current_database())");
-                        ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            });
+            long bytes;
+            try (ResultSet rs = statement.executeQuery("SELECT pg_database_size(current_database())")) {
+                rs.next();
+                bytes = rs.getLong(1);
+            }
             report.scaleSizes.put(accounts, new Report.ScaleSize((long) accounts * options.scaleSpendings(), seconds,
                     bytes));
             System.out.printf("  seeded %,d accounts, %,d spendings in %.0f s: %,d MB on disk%n", accounts,

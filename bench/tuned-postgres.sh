@@ -25,7 +25,7 @@ case "$action" in
   start)
     if [[ ! -f "$data/PG_VERSION" ]]; then
       mkdir -p "$data"
-      [[ "$(id -u)" == 0 ]] && chown postgres "$data"
+      if (( ${#as_owner[@]} )); then chown postgres "$data"; fi
       "${as_owner[@]}" "$bin/initdb" -D "$data" -U postgres --auth=trust >/dev/null
     fi
     ram_mb=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
