@@ -229,10 +229,11 @@ final class StoreRun {
         }
         return String.format(
                 Locale.ROOT,
-                "%.0f × %.1f, %.2f ms",
+                "%.0f × %.1f, %.2f ms (max %.0f ms)",
                 count,
                 delta(before, after, "pulseledger_spend_batch_size_sum") / count,
-                1000 * delta(before, after, "pulseledger_spend_batch_seconds_sum") / count);
+                1000 * delta(before, after, "pulseledger_spend_batch_seconds_sum") / count,
+                1000 * after.getOrDefault("pulseledger_spend_batch_seconds_max", 0.0));
     }
 
     private static double delta(Map<String, Double> before, Map<String, Double> after, String name) {

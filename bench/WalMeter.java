@@ -1,0 +1,50 @@
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+
+/**
+ * What a measured run cost PostgreSQL in WAL (bytes and full-page images, from the cluster's
+ * {@code pg_stat_wal}) and in blocks read outside {@code shared_buffers} (its database's
+ * {@code pg_stat_database}), per request: why one size of the scale case costs more than another.
+ */
+final class WalMeter {
+    /** PostgreSQL backends flush their statistics at most once a second, and within a second of going idle. */
+    private static final long STATS_FLUSH_MILLIS = 1_500;
+    private static final String SNAPSHOT = "SELECT w.wal_bytes, w.wal_fpi, d.blks_read, d.blks_hit"
+            + " FROM pg_stat_wal w, pg_stat_database d WHERE d.datname = current_database()";
+
+    /** The counters at one moment. */
+    record Snapshot(double walBytes, long fullPageImages, long blocksRead, long blocksHit) {}
+
+    private final String url;
+
+    WalMeter(String url) {
+        this.url = url;
+    }
+
+    Snapshot snapshot() throws SQLException, InterruptedException {
+        Thread.sleep(STATS_FLUSH_MILLIS);
+        try (Connection connection = DriverManager.getConnection(url);
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(SNAPSHOT)) {
+            rs.next();
+            return new Snapshot(rs.getDouble(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
+        }
+    }
+
+    /** The cost between two snapshots per request, as a short text. */
+    static String perRequest(Snapshot before, Snapshot after, long requests) {
+        double n = Math.max(1, requests);
+        long read = after.blocksRead() - before.blocksRead();
+        long hit = after.blocksHit() - before.blocksHit();
+        return String.format(Locale.ROOT, "WAL %.1f kB/request (%.2f full-page images), %.2f blocks read outside"
+                        + " shared_buffers/request (%.1f%% of blocks)",
+                (after.walBytes() - before.walBytes()) / 1024 / n,
+                (after.fullPageImages() - before.fullPageImages()) / n,
+                read / n,
+                100.0 * read / Math.max(1, read + hit));
+    }
+}
