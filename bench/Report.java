@@ -66,7 +66,7 @@ final class Report {
         StringBuilder md = new StringBuilder();
         md.append(machine).append("Load average at the end: ").append(loadAfter).append("\n\n");
         md.append("| store | case | connections | req/s | p50 ms | p99 ms | server RSS MB |"
-                + " CPU µs/req server + db | statuses | batches: count × mean size, mean ms |\n");
+                + " CPU µs/req server + db | statuses | batches: count × mean size, mean ms (longest in the 2 min before) |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (Result r : results) {
             md.append(String.format(

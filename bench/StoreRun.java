@@ -221,7 +221,10 @@ final class StoreRun {
                         + run.statusText());
     }
 
-    /** The group commit's batches during a case, from the server's own metrics. */
+    /**
+     * The group commit's batches during a case, from the server's own metrics; the longest is Micrometer's
+     * decaying maximum, so it may come from the two minutes before the case.
+     */
     private static String batches(Map<String, Double> before, Map<String, Double> after) {
         double count = delta(before, after, "pulseledger_spend_batch_size_count");
         if (count == 0) {
@@ -229,7 +232,7 @@ final class StoreRun {
         }
         return String.format(
                 Locale.ROOT,
-                "%.0f × %.1f, %.2f ms (max %.0f ms)",
+                "%.0f × %.1f, %.2f ms (%.0f ms)",
                 count,
                 delta(before, after, "pulseledger_spend_batch_size_sum") / count,
                 1000 * delta(before, after, "pulseledger_spend_batch_seconds_sum") / count,
