@@ -290,11 +290,13 @@ final class ScaleRun {
             for (int i = 0; i < sizes.size(); i++) {
                 List<Wrk.Run> runs = new ArrayList<>();
                 WalMeter meter = new WalMeter(sizes.get(i).url());
+                WalMeter.Snapshot before = meter.snapshot();
                 for (String[] request : REQUESTS) {
-                    WalMeter.Snapshot before = meter.snapshot();
                     Wrk.Run run = Wrk.run(log, "bench/wrk.lua", servers.get(i).port(), request[1], request[2],
                             sizes.get(i).keys(), connections, options.seconds(), false);
-                    String cost = WalMeter.perRequest(before, meter.snapshot(), run.requests());
+                    WalMeter.Snapshot after = meter.snapshot();
+                    String cost = WalMeter.perRequest(before, after, run.requests());
+                    before = after; // one request's end is the next one's start
                     runs.add(run);
                     System.out.printf(Locale.ROOT, "  round %d, %s, %s: %.0f req/s, p50 %.2f ms, p99 %.2f ms, %s; %s%n",
                             round, sizes.get(i).text(options.scaleSpendings()), request[0], run.requestsPerSecond(),
