@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -107,6 +108,7 @@ final class Postgres {
                 COMMIT;
                 """);
         Path logs = Files.createDirectories(folder.resolve("pgbench-" + variant + "-" + connections));
+        long walFilesBefore = WalMeter.walFiles(jdbcUrl(naiveDatabase));
         String output = Processes.run(
                 List.of(
                         "pgbench",
@@ -151,7 +153,8 @@ final class Postgres {
                 Double.NaN,
                 Double.NaN,
                 latencies.length + " transactions",
-                "");
+                "",
+                OptionalLong.of(WalMeter.walFiles(jdbcUrl(naiveDatabase)) - walFilesBefore));
     }
 
     /** Per-transaction latencies (µs, the third field of pgbench's log lines). */

@@ -36,7 +36,7 @@ final class Report {
                 result.rssKb() / Bench.MB,
                 cpuText(result),
                 result.statuses(),
-                result.batches());
+                costText(result));
     }
 
     /** A figure measured against its target, listed with the targets (it does not fail the run). */
@@ -66,7 +66,8 @@ final class Report {
         StringBuilder md = new StringBuilder();
         md.append(machine).append("Load average at the end: ").append(loadAfter).append("\n\n");
         md.append("| store | case | connections | req/s | p50 ms | p99 ms | server RSS MB |"
-                + " CPU µs/req server + db | statuses | batches: count × mean size, mean ms (longest in the 2 min before) |\n");
+                + " CPU µs/req server + db | statuses | batches: count × mean size, mean ms (longest in the 2 min before);"
+                + " files pg_wal grew by |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (Result r : results) {
             md.append(String.format(
@@ -81,7 +82,7 @@ final class Report {
                     r.rssKb() == 0 ? "–" : String.format(Locale.ROOT, "%.0f", r.rssKb() / Bench.MB),
                     cpuText(r),
                     r.statuses(),
-                    r.batches()));
+                    costText(r)));
         }
         md.append("\nTargets (issue 10), as ratios within this run:\n\n");
         int most = options.connections().stream().max(Integer::compare).orElse(0);
@@ -93,12 +94,16 @@ final class Report {
                     && !r.store().equals("scale")) {
                 md.append(String.format(
                         Locale.ROOT,
-                        "- %s: %s, p99 at %d connections %.1f ms: %s (target ≤ 20 ms)%n",
+                        "- %s: %s, p99 at %d connections %.1f ms: %s (target ≤ 20 ms)%s%n",
                         r.store(),
                         r.name(),
                         most,
                         r.p99Millis(),
-                        verdict(r.p99Millis() <= 20)));
+                        verdict(r.p99Millis() <= 20),
+                        walFilesMade(r) > 0
+                                ? "; meanwhile PostgreSQL made " + walFilesMade(r) + " new WAL files (docs/PERFORMANCE.md,"
+                                        + " session 14)"
+                                : ""));
             }
         }
         ratio(md, "sqlite", "spend, hot account", most, 0.4);
@@ -241,6 +246,19 @@ final class Report {
         String database =
                 Double.isNaN(r.databaseCpuMicros()) ? "–" : String.format(Locale.ROOT, "%.0f", r.databaseCpuMicros());
         return server + " + " + database;
+    }
+
+    /** The batches column: the group commit's batches, then by how many files pg_wal grew, where measured. */
+    private static String costText(Result r) {
+        if (r.walFilesMade().isEmpty()) {
+            return r.batches();
+        }
+        String walFiles = "pg_wal +" + r.walFilesMade().getAsLong() + " files";
+        return r.batches().isEmpty() ? walFiles : r.batches() + "; " + walFiles;
+    }
+
+    private static long walFilesMade(Result r) {
+        return r.walFilesMade().orElse(0);
     }
 
     private static String verdict(boolean met) {

@@ -1,4 +1,9 @@
-/** One measured case. */
+import java.util.OptionalLong;
+
+/**
+ * One measured case; {@code walFilesMade} is by how many files PostgreSQL's {@code pg_wal} grew during
+ * it (each new one is written full of zeros and synced first), empty where not measured.
+ */
 record Result(
         String store,
         String name,
@@ -10,5 +15,6 @@ record Result(
         double serverCpuMicros,
         double databaseCpuMicros,
         String statuses,
-        String batches) {}
+        String batches,
+        OptionalLong walFilesMade) {}
 

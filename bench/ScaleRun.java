@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -320,7 +321,7 @@ final class ScaleRun {
                         median(runs, run -> run.p99Micros() / 1000.0), servers.get(i).procStatusKb("VmRSS"),
                         Double.NaN, Double.NaN, "median of " + ROUNDS + " rounds: " + runs.stream()
                                 .map(run -> String.format(Locale.ROOT, "%.0f/s %s", run.requestsPerSecond(), run.statusText()))
-                                .collect(Collectors.joining("; ")), ""));
+                                .collect(Collectors.joining("; ")), "", OptionalLong.empty()));
             }
         }
     }

@@ -1,11 +1,13 @@
 import dev.pulseledger.store.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Everything measured on one store: seed, serve, load, stop, verify. With {@code --baseline-jar} a
@@ -166,7 +168,8 @@ final class StoreRun {
                             Double.NaN,
                             Double.NaN,
                             run.statusText(),
-                            ""));
+                            "",
+                            OptionalLong.empty()));
                     return run;
                 });
         for (Wrk.Run others : List.of(runs.othersBefore(), runs.othersLocked())) {
@@ -214,7 +217,8 @@ final class StoreRun {
                 Double.NaN,
                 Double.NaN,
                 run.statusText(),
-                batches(metricsBefore, metricsAfter)));
+                batches(metricsBefore, metricsAfter),
+                OptionalLong.empty()));
         report.check(
                 run.errors() == 0 && run.count(201) + run.count(200) == run.requests(),
                 store + ": every reserve answered 201 and every settle 200 at " + connections + " connections: "
@@ -271,9 +275,13 @@ final class StoreRun {
                         acceptEncoding))
                 : Optional.empty();
         Map<String, Double> metricsBefore = subject.server.metrics();
+        OptionalLong walFilesBefore = walFiles(subject);
         Cpu.Snapshot before = subject.cpu.snapshot();
         Wrk.Run run = wrk(subject, method, path, key, connections, options.seconds(), spends, acceptEncoding);
         Cpu.Snapshot after = subject.cpu.snapshot();
+        OptionalLong walFilesMade = walFilesBefore.isPresent()
+                ? OptionalLong.of(walFiles(subject).orElseThrow() - walFilesBefore.getAsLong())
+                : OptionalLong.empty();
         Map<String, Double> metricsAfter = subject.server.metrics();
         report.add(new Result(
                 store,
@@ -286,8 +294,14 @@ final class StoreRun {
                 after.serverMicrosSince(before) / run.requests(),
                 after.databaseMicrosSince(before) / run.requests(),
                 run.statusText(),
-                batches(metricsBefore, metricsAfter)));
+                batches(metricsBefore, metricsAfter),
+                walFilesMade));
         return new Measured(settling, run);
+    }
+
+    /** The files in pg_wal of the subject's PostgreSQL ({@link WalMeter#walFiles}); empty on SQLite. */
+    private static OptionalLong walFiles(Subject subject) throws SQLException {
+        return subject.database.isPresent() ? OptionalLong.of(WalMeter.walFiles(subject.url)) : OptionalLong.empty();
     }
 
     private Wrk.Run wrk(

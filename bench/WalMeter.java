@@ -9,12 +9,15 @@ import java.util.Locale;
  * What a measured run cost PostgreSQL in WAL (bytes and full-page images, from the cluster's
  * {@code pg_stat_wal}) and in blocks read outside {@code shared_buffers} (its database's
  * {@code pg_stat_database}), per request: why one size of the scale case costs more than another.
+ * Also counts the cluster's WAL segment files, whose making stalls the commit that needs one.
  */
 final class WalMeter {
     /** PostgreSQL backends flush their statistics at most once a second, and within a second of going idle. */
     private static final long STATS_FLUSH_MILLIS = 1_500;
     private static final String SNAPSHOT = "SELECT w.wal_bytes, w.wal_fpi, d.blks_read, d.blks_hit"
             + " FROM pg_stat_wal w, pg_stat_database d WHERE d.datname = current_database()";
+
+    private static final String WAL_FILES = "SELECT count(*) FROM pg_ls_waldir()";
 
     /** The counters at one moment. */
     record Snapshot(double walBytes, long fullPageImages, long blocksRead, long blocksHit) {}
@@ -32,6 +35,20 @@ final class WalMeter {
                 ResultSet rs = statement.executeQuery(SNAPSHOT)) {
             rs.next();
             return new Snapshot(rs.getDouble(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
+        }
+    }
+
+    /**
+     * The files in the cluster's {@code pg_wal} now. A PostgreSQL that has not yet grown its WAL to
+     * {@code max_wal_size} makes a segment when it needs one (16 MB of zeros, then a sync) instead of
+     * reusing an old one, and the commit that needs it waits.
+     */
+    static long walFiles(String url) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url);
+                Statement statement = connection.createStatement();
+                ResultSet rs = statement.executeQuery(WAL_FILES)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

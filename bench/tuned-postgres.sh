@@ -5,8 +5,9 @@
 # start: makes the cluster (once) and starts it on 127.0.0.1:$TUNED_PG_PORT (default 5433), trust auth,
 # user postgres; then run the bench against it: bench/run.sh --cases scale --pg-port 5433
 # The settings: shared_buffers a quarter of RAM, at most 4 GB (PostgreSQL's usual advice), room for the
-# WAL between checkpoints (max_wal_size 8 GB, checkpoint_timeout 15 min), WAL pages compressed. Every
-# other setting, synchronous_commit = on among them, is PostgreSQL's default.
+# WAL between checkpoints (max_wal_size 8 GB, checkpoint_timeout 15 min), its files kept once made
+# (min_wal_size 2 GB), WAL pages compressed. Every other setting, synchronous_commit = on among them,
+# is PostgreSQL's default.
 set -euo pipefail
 
 action="${1:-}"
@@ -31,8 +32,8 @@ case "$action" in
     ram_mb=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 ))
     buffers_mb=$(( ram_mb / 4 < 4096 ? ram_mb / 4 : 4096 ))
     "${as_owner[@]}" "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w start -o "-p $port -h 127.0.0.1 \
-      -k /tmp -c shared_buffers=${buffers_mb}MB -c max_wal_size=8GB -c checkpoint_timeout=15min \
-      -c wal_compression=on" >/dev/null
+      -k /tmp -c shared_buffers=${buffers_mb}MB -c max_wal_size=8GB -c min_wal_size=2GB \
+      -c checkpoint_timeout=15min -c wal_compression=on" >/dev/null
     echo "tuned PostgreSQL on 127.0.0.1:$port (shared_buffers ${buffers_mb} MB), data in $data"
     ;;
   stop)
