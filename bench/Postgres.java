@@ -108,7 +108,7 @@ final class Postgres {
                 COMMIT;
                 """);
         Path logs = Files.createDirectories(folder.resolve("pgbench-" + variant + "-" + connections));
-        long walFilesBefore = WalMeter.walFiles(jdbcUrl(naiveDatabase));
+        OptionalLong walFilesBefore = WalMeter.walFiles(jdbcUrl(naiveDatabase));
         String output = Processes.run(
                 List.of(
                         "pgbench",
@@ -154,7 +154,7 @@ final class Postgres {
                 Double.NaN,
                 latencies.length + " transactions",
                 "",
-                OptionalLong.of(WalMeter.walFiles(jdbcUrl(naiveDatabase)) - walFilesBefore));
+                WalMeter.grownBy(walFilesBefore, WalMeter.walFiles(jdbcUrl(naiveDatabase))));
     }
 
     /** Per-transaction latencies (µs, the third field of pgbench's log lines). */

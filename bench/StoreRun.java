@@ -279,9 +279,7 @@ final class StoreRun {
         Cpu.Snapshot before = subject.cpu.snapshot();
         Wrk.Run run = wrk(subject, method, path, key, connections, options.seconds(), spends, acceptEncoding);
         Cpu.Snapshot after = subject.cpu.snapshot();
-        OptionalLong walFilesMade = walFilesBefore.isPresent()
-                ? OptionalLong.of(walFiles(subject).orElseThrow() - walFilesBefore.getAsLong())
-                : OptionalLong.empty();
+        OptionalLong walFilesMade = WalMeter.grownBy(walFilesBefore, walFiles(subject));
         Map<String, Double> metricsAfter = subject.server.metrics();
         report.add(new Result(
                 store,
@@ -301,7 +299,7 @@ final class StoreRun {
 
     /** The files in pg_wal of the subject's PostgreSQL ({@link WalMeter#walFiles}); empty on SQLite. */
     private static OptionalLong walFiles(Subject subject) throws SQLException {
-        return subject.database.isPresent() ? OptionalLong.of(WalMeter.walFiles(subject.url)) : OptionalLong.empty();
+        return subject.database.isPresent() ? WalMeter.walFiles(subject.url) : OptionalLong.empty();
     }
 
     private Wrk.Run wrk(

@@ -4,6 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
+import java.util.OptionalLong;
 
 /**
  * What a measured run cost PostgreSQL in WAL (bytes and full-page images, from the cluster's
@@ -18,6 +19,7 @@ final class WalMeter {
             + " FROM pg_stat_wal w, pg_stat_database d WHERE d.datname = current_database()";
 
     private static final String WAL_FILES = "SELECT count(*) FROM pg_ls_waldir()";
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     /** The counters at one moment. */
     record Snapshot(double walBytes, long fullPageImages, long blocksRead, long blocksHit) {}
@@ -39,17 +41,30 @@ final class WalMeter {
     }
 
     /**
-     * The files in the cluster's {@code pg_wal} now. A PostgreSQL that has not yet grown its WAL to
-     * {@code max_wal_size} makes a segment when it needs one (16 MB of zeros, then a sync) instead of
-     * reusing an old one, and the commit that needs it waits.
+     * The files in the cluster's {@code pg_wal} now, or empty when the bench's role may not list them
+     * (a superuser or a member of {@code pg_monitor} may). Until {@code pg_wal} holds the WAL written between
+     * two checkpoints, PostgreSQL makes a file (16 MB of zeros, then a sync) each time it needs one instead
+     * of reusing an old one, and the commit that needs it waits.
      */
-    static long walFiles(String url) throws SQLException {
+    static OptionalLong walFiles(String url) throws SQLException {
         try (Connection connection = DriverManager.getConnection(url);
                 Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery(WAL_FILES)) {
             rs.next();
-            return rs.getLong(1);
+            return OptionalLong.of(rs.getLong(1));
+        } catch (SQLException e) {
+            if (INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+                return OptionalLong.empty();
+            }
+            throw e;
         }
+    }
+
+    /** By how many files pg_wal grew between two counts, where both were taken. */
+    static OptionalLong grownBy(OptionalLong before, OptionalLong after) {
+        return before.isPresent() && after.isPresent()
+                ? OptionalLong.of(after.getAsLong() - before.getAsLong())
+                : OptionalLong.empty();
     }
 
     /** The cost between two snapshots per request, as a short text. */
