@@ -22,7 +22,7 @@ final class WalMeter {
     private static final String INSUFFICIENT_PRIVILEGE = "42501";
 
     /** The counters at one moment. */
-    record Snapshot(double walBytes, long fullPageImages, long blocksRead, long blocksHit) {}
+    record Snapshot(double walBytes, long fullPageImages, long blocksRead, long blocksHit, OptionalLong walFiles) {}
 
     private final String url;
 
@@ -36,7 +36,7 @@ final class WalMeter {
                 Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery(SNAPSHOT)) {
             rs.next();
-            return new Snapshot(rs.getDouble(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
+            return new Snapshot(rs.getDouble(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), walFiles(url));
         }
     }
 
@@ -72,11 +72,17 @@ final class WalMeter {
         double n = Math.max(1, requests);
         long read = after.blocksRead() - before.blocksRead();
         long hit = after.blocksHit() - before.blocksHit();
+        String walFiles = grownBy(before.walFiles(), after.walFiles())
+                .stream()
+                .mapToObj(grown -> ", pg_wal +" + grown + " files")
+                .findFirst()
+                .orElse("");
         return String.format(Locale.ROOT, "WAL %.1f kB/request (%.2f full-page images), %.2f blocks read outside"
-                        + " shared_buffers/request (%.1f%% of blocks)",
+                        + " shared_buffers/request (%.1f%% of blocks)%s",
                 (after.walBytes() - before.walBytes()) / 1024 / n,
                 (after.fullPageImages() - before.fullPageImages()) / n,
                 read / n,
-                100.0 * read / Math.max(1, read + hit));
+                100.0 * read / Math.max(1, read + hit),
+                walFiles);
     }
 }
