@@ -250,11 +250,8 @@ final class Report {
 
     /** The batches column: the group commit's batches, then by how many files pg_wal grew, where measured. */
     private static String costText(Result r) {
-        if (r.walFilesMade().isEmpty()) {
-            return r.batches();
-        }
-        String walFiles = "pg_wal +" + r.walFilesMade().getAsLong() + " files";
-        return r.batches().isEmpty() ? walFiles : r.batches() + "; " + walFiles;
+        String walFiles = WalMeter.grownText(r.walFilesMade());
+        return r.batches().isEmpty() || walFiles.isEmpty() ? r.batches() + walFiles : r.batches() + "; " + walFiles;
     }
 
     private static long walFilesMade(Result r) {

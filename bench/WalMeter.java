@@ -36,7 +36,7 @@ final class WalMeter {
                 Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery(SNAPSHOT)) {
             rs.next();
-            return new Snapshot(rs.getDouble(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), walFiles(url));
+            return new Snapshot(rs.getDouble(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), walFiles(statement));
         }
     }
 
@@ -48,8 +48,13 @@ final class WalMeter {
      */
     static OptionalLong walFiles(String url) throws SQLException {
         try (Connection connection = DriverManager.getConnection(url);
-                Statement statement = connection.createStatement();
-                ResultSet rs = statement.executeQuery(WAL_FILES)) {
+                Statement statement = connection.createStatement()) {
+            return walFiles(statement);
+        }
+    }
+
+    private static OptionalLong walFiles(Statement statement) throws SQLException {
+        try (ResultSet rs = statement.executeQuery(WAL_FILES)) {
             rs.next();
             return OptionalLong.of(rs.getLong(1));
         } catch (SQLException e) {
@@ -58,6 +63,11 @@ final class WalMeter {
             }
             throw e;
         }
+    }
+
+    /** "pg_wal +N files", or empty where the growth was not counted. */
+    static String grownText(OptionalLong grown) {
+        return grown.isPresent() ? "pg_wal +" + grown.getAsLong() + " files" : "";
     }
 
     /** By how many files pg_wal grew between two counts, where both were taken. */
@@ -72,17 +82,13 @@ final class WalMeter {
         double n = Math.max(1, requests);
         long read = after.blocksRead() - before.blocksRead();
         long hit = after.blocksHit() - before.blocksHit();
-        String walFiles = grownBy(before.walFiles(), after.walFiles())
-                .stream()
-                .mapToObj(grown -> ", pg_wal +" + grown + " files")
-                .findFirst()
-                .orElse("");
+        String walFiles = grownText(grownBy(before.walFiles(), after.walFiles()));
         return String.format(Locale.ROOT, "WAL %.1f kB/request (%.2f full-page images), %.2f blocks read outside"
                         + " shared_buffers/request (%.1f%% of blocks)%s",
                 (after.walBytes() - before.walBytes()) / 1024 / n,
                 (after.fullPageImages() - before.fullPageImages()) / n,
                 read / n,
                 100.0 * read / Math.max(1, read + hit),
-                walFiles);
+                walFiles.isEmpty() ? "" : ", " + walFiles);
     }
 }
