@@ -69,6 +69,8 @@ import dev.pulseledger.status.MaintenanceStore;
 import dev.pulseledger.status.PulseHistoryRoutes;
 import dev.pulseledger.status.ServiceHistoryAdminRoutes;
 import dev.pulseledger.status.StatusHistory;
+import dev.pulseledger.status.groups.ServiceGroupAdminRoutes;
+import dev.pulseledger.status.groups.ServiceGroupStore;
 import dev.pulseledger.statuspage.Branding;
 import dev.pulseledger.statuspage.StatusFeedRoutes;
 import dev.pulseledger.statuspage.StatusPageRoutes;
@@ -194,7 +196,8 @@ public final class Application implements AutoCloseable {
         IncidentStore incidents = new IncidentStore(database, services, outbox);
         MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
         StatusHistory history = new StatusHistory(database);
-        PulseFeed feed = new PulseFeed(services, incidents, maintenances);
+        ServiceGroupStore serviceGroups = new ServiceGroupStore(database);
+        PulseFeed feed = new PulseFeed(services, serviceGroups, incidents, maintenances);
         AdminKeys.InForce adminKeys = AdminKeys.accepted(config.get(Settings.ADMIN_KEY), keys, clock, console);
         List<String> adminHashes = adminKeys.hashes();
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
@@ -307,7 +310,8 @@ public final class Application implements AutoCloseable {
         new AccountAdminRoutes(authenticator, accounts, ledger, clock).register(routes);
         new ReservationAdminRoutes(accounts, ledger, reservations).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
-        new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new ServiceAdminRoutes(services, serviceGroups, feed, clock).register(routes);
+        new ServiceGroupAdminRoutes(serviceGroups, feed, clock).register(routes);
         new ServiceHistoryAdminRoutes(history, services).register(routes);
         new IncidentAdminRoutes(incidents, feed, clock).register(routes);
         new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);

@@ -14,6 +14,7 @@ import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.ServiceStore;
 import dev.pulseledger.status.IncidentStore;
 import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.status.groups.ServiceGroupStore;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.tokens.BalanceReader;
 import dev.pulseledger.usage.LedgerHistory;
@@ -90,7 +91,8 @@ public final class ConsoleRoutes {
                         view,
                         clock)
                 .register(routes, guard);
-        new ServicePages(stores.services(), stores.feed(), view, clock).register(routes, guard);
+        new ServicePages(stores.services(), new ServiceGroupStore(stores.database()), stores.feed(), view, clock)
+                .register(routes, guard);
         new PlanPages(stores.plans(), view, clock).register(routes, guard);
         new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
         new IncidentPages(stores.incidents(), stores.services(), stores.feed(), view, clock).register(routes, guard);

@@ -10,6 +10,8 @@ import dev.pulseledger.status.Incident;
 import dev.pulseledger.status.IncidentStatus;
 import dev.pulseledger.status.IncidentUpdate;
 import dev.pulseledger.status.Maintenance;
+import dev.pulseledger.status.groups.GroupRollup;
+import dev.pulseledger.status.groups.ServiceGroup;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
@@ -49,7 +51,10 @@ final class StatuspageJson {
             @Nullable String groupId,
             String pageId,
             boolean group,
-            boolean onlyShowIfDegraded) {}
+            boolean onlyShowIfDegraded,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            List<String> components) {}
 
     /** An incident, or (with {@code scheduledFor} and {@code scheduledUntil}) a scheduled maintenance. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -113,10 +118,36 @@ final class StatuspageJson {
                 service.description().isBlank() ? null : service.description(),
                 service.spotlighted(),
                 null,
-                null,
+                service.groupId().orElse(null),
                 PAGE_ID,
                 false,
-                false);
+                false,
+                null);
+    }
+
+    /** A group as Statuspage shows one: a component with {@code group: true} naming its members. */
+    static ComponentBody group(GroupRollup rollup) {
+        ServiceGroup group = rollup.group();
+        Instant updatedAt = rollup.members().stream()
+                .map(Service::updatedAt)
+                .filter(at -> at.isAfter(group.updatedAt()))
+                .max(Comparator.naturalOrder())
+                .orElse(group.updatedAt());
+        return new ComponentBody(
+                group.id(),
+                group.name(),
+                componentStatus(rollup.status()),
+                Times.format(group.createdAt()),
+                Times.format(updatedAt),
+                group.position(),
+                null,
+                false,
+                null,
+                null,
+                PAGE_ID,
+                true,
+                false,
+                rollup.serviceIds());
     }
 
     static String componentStatus(ServiceStatus status) {
