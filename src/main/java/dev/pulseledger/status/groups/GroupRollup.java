@@ -1,7 +1,7 @@
 package dev.pulseledger.status.groups;
 
-import dev.pulseledger.pulse.Service;
-import dev.pulseledger.pulse.ServiceStatus;
+import dev.pulseledger.status.services.Service;
+import dev.pulseledger.status.services.ServiceStatus;
 import java.util.Comparator;
 import java.util.List;
 

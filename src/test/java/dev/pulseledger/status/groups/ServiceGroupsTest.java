@@ -3,6 +3,7 @@ package dev.pulseledger.status.groups;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pulseledger.status.admin.ServiceGroupAdminRoutes;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.Reply;
