@@ -129,6 +129,126 @@ class LedgerCoreTest {
         }
     }
 
+    /**
+     * Seeded random sequences of every command (opens mid-run, credits with and without expiry, spends,
+     * partial and whole reverts, reserves, settles, releases, expiries by time, renewals, plan changes and
+     * plan terms changed between batches) over three accounts keep CONTRACT §6–§8's invariants, and every
+     * repeat under an idempotency key answers what its first attempt answered. A failure names its seed.
+     */
+    @Test
+    void randomSequencesOfEveryCommandKeepEveryInvariantAndReplayEveryKey() {
+        for (long seed = 1_000; seed < 1_060; seed++) {
+            try {
+                runRandomSequence(seed);
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError("randomSequences failed with seed " + seed + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void runRandomSequence(long seed) {
+        PlanTerms monthly = new PlanTerms("monthly", 100, PlanPeriod.MONTH, 40);
+        PlanTerms daily = new PlanTerms("daily", 30, PlanPeriod.DAY, 0);
+        InMemoryLedger ledger = new InMemoryLedger(FREE, monthly, daily);
+        Random rnd = new Random(seed);
+        Instant now = T0;
+        ledger.apply(now, List.of(open("acct_a", "monthly", rnd.nextInt(200)), open("acct_b", "daily", 0)));
+        List<String> spent = new ArrayList<>();
+        List<String> reserved = new ArrayList<>();
+        java.util.Map<String, LedgerOutcome> firstByKey = new java.util.HashMap<>();
+        for (int batch = 0; batch < 30; batch++) {
+            now = now.plus(Duration.ofMinutes(rnd.nextInt(rnd.nextBoolean() ? 90 : 3 * 24 * 60)));
+            if (batch == 10) {
+                assertThat(ledger.apply(now, open("acct_c", "gold", 5))).isEqualTo(new OpenResult.UnknownPlan());
+                assertThat(ledger.apply(now, open("acct_c", "daily", rnd.nextInt(50))))
+                        .isInstanceOf(OpenResult.Opened.class);
+            }
+            if (rnd.nextInt(8) == 0) {
+                ledger.updatePlan(new PlanTerms("monthly", rnd.nextInt(150), PlanPeriod.MONTH, rnd.nextInt(60)));
+            }
+            List<LedgerCommand> commands = new ArrayList<>();
+            for (int i = rnd.nextInt(8); i >= 0; i--) {
+                String suffix = seed + "_" + batch + "_" + i;
+                LedgerCommand command = rnd.nextInt(3) == 0
+                        ? randomReservationCommand(rnd, spent, reserved, suffix)
+                        : randomCommand(rnd, now, spent, "sp_" + suffix);
+                commands.add(batch >= 10 && rnd.nextInt(5) == 0 ? onAccount(command, "acct_c") : command);
+            }
+            List<LedgerOutcome> outcomes = ledger.apply(now, commands);
+            for (int i = 0; i < commands.size(); i++) {
+                assertReplaysItsKey(firstByKey, commands.get(i), outcomes.get(i));
+            }
+            assertInvariants(ledger);
+        }
+    }
+
+    /** The same command on another account (spends, credits, touches and plan changes; others as they are). */
+    private static LedgerCommand onAccount(LedgerCommand command, String accountId) {
+        return switch (command) {
+            case LedgerCommand.Spend s ->
+                new LedgerCommand.Spend(
+                        new SpendRequest(
+                                accountId, s.request().amount(), s.request().idempotencyKey()),
+                        s.spendingId());
+            case LedgerCommand.Credit c -> new LedgerCommand.Credit(accountId, c.amount(), c.reason(), c.expiresAt());
+            case LedgerCommand.Touch t -> new LedgerCommand.Touch(accountId);
+            case LedgerCommand.ChangePlan p -> new LedgerCommand.ChangePlan(accountId, p.planId());
+            default -> command;
+        };
+    }
+
+    /** A keyed repeat answers its first outcome (replayed), or refuses when it asks for something else. */
+    private static void assertReplaysItsKey(
+            java.util.Map<String, LedgerOutcome> firstByKey, LedgerCommand command, LedgerOutcome outcome) {
+        switch (command) {
+            case LedgerCommand.Spend spend
+            when spend.request().idempotencyKey().isPresent() -> {
+                String scope = "spend " + spend.accountId() + " "
+                        + spend.request().idempotencyKey().get();
+                LedgerOutcome first =
+                        firstByKey.putIfAbsent(scope + " " + spend.request().amount(), outcome);
+                if (first == null
+                        && firstByKey.keySet().stream()
+                                .anyMatch(k -> k.startsWith(scope + " ")
+                                        && !k.equals(
+                                                scope + " " + spend.request().amount()))) {
+                    firstByKey.remove(scope + " " + spend.request().amount());
+                    assertThat(outcome).as(scope).isInstanceOf(SpendResult.IdempotencyKeyReused.class);
+                } else if (first != null) {
+                    assertThat(outcome).as(scope).isEqualTo(replayed(first));
+                }
+            }
+            case LedgerCommand.Reserve reserve
+            when reserve.idempotencyKey().isPresent() -> {
+                String scope = "reserve " + reserve.accountId() + " "
+                        + reserve.idempotencyKey().get();
+                String request = scope + " " + reserve.amount() + "/" + reserve.lifetime();
+                LedgerOutcome first = firstByKey.putIfAbsent(request, outcome);
+                if (first == null
+                        && firstByKey.keySet().stream()
+                                .anyMatch(k -> k.startsWith(scope + " ") && !k.equals(request))) {
+                    firstByKey.remove(request);
+                    assertThat(outcome).as(scope).isInstanceOf(ReserveResult.IdempotencyKeyReused.class);
+                } else if (first != null) {
+                    assertThat(outcome).as(scope).isEqualTo(replayed(first));
+                }
+            }
+            default -> {}
+        }
+    }
+
+    private static LedgerOutcome replayed(LedgerOutcome first) {
+        return switch (first) {
+            case SpendResult.Spent s -> new SpendResult.Spent(s.spending(), s.balance(), true);
+            case SpendResult.InsufficientBalance i ->
+                new SpendResult.InsufficientBalance(i.balance(), i.required(), true);
+            case ReserveResult.Reserved r -> new ReserveResult.Reserved(r.reservation(), r.balance(), true);
+            case ReserveResult.InsufficientBalance i ->
+                new ReserveResult.InsufficientBalance(i.balance(), i.required(), true);
+            default -> first;
+        };
+    }
+
     private static LedgerCommand randomReservationCommand(
             Random rnd, List<String> spent, List<String> reserved, String suffix) {
         String account = rnd.nextBoolean() ? "acct_a" : "acct_b";
