@@ -1,5 +1,6 @@
 package dev.pulseledger.status.admin;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageBody;
@@ -51,7 +52,30 @@ public final class IncidentAdminRoutes {
                 .get("/admin/incidents/{incidentId}", this::get)
                 .patch("/admin/incidents/{incidentId}", this::edit)
                 .delete("/admin/incidents/{incidentId}", this::delete)
-                .post("/admin/incidents/{incidentId}/updates", this::addUpdate);
+                .post("/admin/incidents/{incidentId}/updates", this::addUpdate)
+                .post("/admin/incidents/{incidentId}/publish", this::publish);
+    }
+
+    /** An incident as operators see it: with whether it is a draft that callers do not see yet. */
+    private record OperatorIncident(@JsonUnwrapped StatusJson.IncidentBody incident, boolean draft) {}
+
+    private OperatorIncident operator(Incident incident, Set<String> drafts) {
+        return new OperatorIncident(StatusJson.incident(incident), drafts.contains(incident.id()));
+    }
+
+    private void publish(ServerRequest req, ServerResponse res) {
+        String id = incidentId(req);
+        switch (incidents.publish(id, clock.instant())) {
+            case NOT_FOUND -> throw notFound();
+            case NOT_A_DRAFT ->
+                throw new ProblemException(
+                        409, "incident_not_draft", "Conflict", "This incident is published already.");
+            case PUBLISHED -> {
+                feed.invalidate();
+                Incident incident = incidents.find(id).orElseThrow(IncidentAdminRoutes::notFound);
+                Responses.ok(res, operator(incident, Set.of()));
+            }
+        }
     }
 
     private void create(ServerRequest req, ServerResponse res) {
@@ -79,12 +103,13 @@ public final class IncidentAdminRoutes {
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Incident> page = incidents.page(before, limit, false);
-        Responses.ok(res, PageBody.of(page, StatusJson::incident));
+        Set<String> drafts = incidents.draftIds();
+        Responses.ok(res, PageBody.of(page, incident -> operator(incident, drafts)));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         Incident incident = incidents.find(incidentId(req)).orElseThrow(IncidentAdminRoutes::notFound);
-        Responses.ok(res, StatusJson.incident(incident));
+        Responses.ok(res, operator(incident, incidents.draftIds()));
     }
 
     private void edit(ServerRequest req, ServerResponse res) {

@@ -8,6 +8,7 @@ import dev.pulseledger.http.PageHeaders;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.history.StatusHistory;
 import dev.pulseledger.status.history.UptimeCalculator;
 import dev.pulseledger.status.history.UptimeReport;
@@ -61,13 +62,20 @@ public final class StatusPageRoutes {
     private final StatusHistory history;
     private final Clock clock;
     private final Branding branding;
+    private final Messages words;
     private final Representation stylesheet;
     private final Representation script;
     private final AtomicReference<Rendered> rendered = new AtomicReference<>();
     private final LoadingCache<String, Representation> historyPages;
 
     public StatusPageRoutes(
-            PulseFeed feed, IncidentStore incidents, StatusHistory history, Clock clock, Branding branding) {
+            PulseFeed feed,
+            IncidentStore incidents,
+            StatusHistory history,
+            Clock clock,
+            Branding branding,
+            Messages words) {
+        this.words = words;
         this.feed = feed;
         this.incidents = incidents;
         this.history = history;
@@ -132,7 +140,9 @@ public final class StatusPageRoutes {
                 snapshot.scheduledMaintenances(),
                 uptime);
         Representation page = Representation.of(
-                HTML, StatusPageView.render(content, branding).getBytes(StandardCharsets.UTF_8), PAGE_CACHE_CONTROL);
+                HTML,
+                StatusPageView.render(content, branding, words).getBytes(StandardCharsets.UTF_8),
+                PAGE_CACHE_CONTROL);
         // Two threads may render the same snapshot at once; either result is right.
         rendered.set(new Rendered(snapshot.representation().etag(), minute, page));
         return page;
@@ -144,8 +154,8 @@ public final class StatusPageRoutes {
         Page<Incident> page = incidents.page(Long.parseLong(beforeSeq), HistoryPageView.PAGE_SIZE, true);
         Page<Incident> visible =
                 new Page<>(page.items().stream().map(i -> i.restrictedTo(shown)).toList(), page.nextPosition());
-        byte[] html =
-                HistoryPageView.render(visible, snapshot.services(), branding).getBytes(StandardCharsets.UTF_8);
+        byte[] html = HistoryPageView.render(visible, snapshot.services(), branding, words)
+                .getBytes(StandardCharsets.UTF_8);
         return Representation.of(HTML, html, PAGE_CACHE_CONTROL);
     }
 }
