@@ -87,7 +87,7 @@ public final class IncidentAdminRoutes {
         Incident incident = written(incidents.create(title, impact, first));
         feed.invalidate();
         res.header(Responses.LOCATION, "/admin/incidents/" + incident.id());
-        Responses.json(res, 201, StatusJson.incident(incident));
+        Responses.json(res, 201, operator(incident, Set.of()));
     }
 
     private void addUpdate(ServerRequest req, ServerResponse res) {
@@ -96,7 +96,7 @@ public final class IncidentAdminRoutes {
         IncidentStatus status = status(body).orElseThrow(() -> ProblemException.invalidField("status", "is required"));
         Incident incident = written(incidents.addUpdate(id, change(body, status)));
         feed.invalidate();
-        Responses.json(res, 201, StatusJson.incident(incident));
+        Responses.json(res, 201, operator(incident, incidents.draftIds()));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
@@ -122,7 +122,7 @@ public final class IncidentAdminRoutes {
                 .edit(id, body.optionalString("title", MAX_TITLE_LENGTH), impact(body), clock.instant())
                 .orElseThrow(IncidentAdminRoutes::notFound);
         feed.invalidate();
-        Responses.ok(res, StatusJson.incident(incident));
+        Responses.ok(res, operator(incident, incidents.draftIds()));
     }
 
     private void delete(ServerRequest req, ServerResponse res) {

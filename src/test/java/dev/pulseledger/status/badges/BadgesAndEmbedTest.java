@@ -102,9 +102,9 @@ class BadgesAndEmbedTest {
     @Test
     void aBadgeSaysTheStatusAndTheGroupsRolledUpStatus() throws Exception {
         assertThat(title("/status/badge.svg")).isEqualTo("status: Partial outage");
-        assertThat(title("/status/badge/api.svg")).isEqualTo("Public API: Operational");
+        assertThat(title("/status/badge/api.svg")).isEqualTo("Public API: Degraded performance");
         assertThat(title("/status/badge/groups/core.svg")).isEqualTo("Core: Partial outage");
-        assertThat(title("/status/badge/api.svg?label=uptime")).isEqualTo("uptime: Operational");
+        assertThat(title("/status/badge/api.svg?label=uptime")).isEqualTo("uptime: Degraded performance");
         assertThat(node.anonymous().get("/status/badge.svg?style=flat-square").text())
                 .doesNotContain("rx=");
         assertThat(node.anonymous().get("/status/badge.svg").text()).contains("rx=\"3\"");
