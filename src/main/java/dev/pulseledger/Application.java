@@ -15,6 +15,8 @@ import dev.pulseledger.config.Settings;
 import dev.pulseledger.console.ConsoleRoutes;
 import dev.pulseledger.console.SpendActivity;
 import dev.pulseledger.console.SpendActivityFilter;
+import dev.pulseledger.db.OwnWrites;
+import dev.pulseledger.db.ReadTargets;
 import dev.pulseledger.docs.DocsRoutes;
 import dev.pulseledger.events.AccountStreamRoutes;
 import dev.pulseledger.events.EventFeed;
@@ -31,6 +33,7 @@ import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.FailedAuthGate;
 import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.ListenAddress;
+import dev.pulseledger.http.OwnWritesFilter;
 import dev.pulseledger.http.RefusalHold;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
@@ -106,6 +109,8 @@ import org.slf4j.LoggerFactory;
 public final class Application implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Application.class);
     private static final Duration MAX_SPEND_WAIT = Duration.ofSeconds(30);
+    /** A replica that does not lend a connection at once is passed over: the primary serves the read. */
+    private static final Duration REPLICA_CONNECTION_TIMEOUT = Duration.ofMillis(250);
 
     private final StartedParts parts;
     private final WebServer server;
@@ -184,6 +189,7 @@ public final class Application implements AutoCloseable {
         database.bindPoolMetrics(metrics, "main");
         lookups.bindPoolMetrics(metrics, "lookups");
         database.bindReachability(metrics);
+        Optional<OwnWrites> ownWrites = readReplicas(config, database, metrics, parts);
         AccessChangeLog accessChanges = new AccessChangeLog(database, lookups, clock);
         PlanStore plans = new PlanStore(database, accessChanges);
         AccountStore accounts = new AccountStore(database, accessChanges);
@@ -271,6 +277,7 @@ public final class Application implements AutoCloseable {
                         config.serverLimits().maxConcurrentRequests() / 4)));
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         routing.addFilter(new SpendActivityFilter(access, spendActivity));
+        ownWrites.ifPresent(writes -> routing.addFilter(new OwnWritesFilter(access, writes)));
         ErrorHandlers.install(routing);
         RouteTable routes = new RouteTable(routing, access);
         new HealthRoutes(database, metrics).register(routes);
@@ -382,6 +389,36 @@ public final class Application implements AutoCloseable {
             LOG.info("Admin key in force: {}. {}", adminKeys.description(), AdminKeys.REPLACE_LOST_KEY);
         };
         return new Application(parts, server, routes, announce);
+    }
+
+    /**
+     * With {@code --read-database-url}, a small pool per replica and its lag probe; reads that may be a
+     * moment old then go to a fresh replica (db/ReadTargets). Empty without replicas.
+     */
+    private static Optional<OwnWrites> readReplicas(
+            Config config, Database database, PrometheusMeterRegistry metrics, StartedParts parts) {
+        List<String> urls = config.readReplicas();
+        if (urls.isEmpty()) {
+            return Optional.empty();
+        }
+        OwnWrites ownWrites = new OwnWrites();
+        ReadTargets targets = parts.add(
+                "read replicas",
+                ReadTargets.open(
+                        database,
+                        urls,
+                        url -> new Database.Settings(
+                                url,
+                                Math.max(2, config.get(Settings.DB_POOL_SIZE) / 2),
+                                REPLICA_CONNECTION_TIMEOUT,
+                                config.get(Settings.DB_STATEMENT_TIMEOUT),
+                                Duration.ZERO,
+                                config.get(Settings.DB_POOLER).equals("transaction")),
+                        config.get(Settings.MAX_REPLICA_LAG),
+                        ownWrites,
+                        metrics));
+        parts.startLater("read replica probes", targets::start);
+        return Optional.of(ownWrites);
     }
 
     /** Each node counts alone unless Redis is configured; then every node shares each key's bucket. */
