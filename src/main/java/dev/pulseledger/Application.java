@@ -52,6 +52,13 @@ import dev.pulseledger.ledger.Renewals;
 import dev.pulseledger.ledger.ReservationQueries;
 import dev.pulseledger.ledger.SpendingQueries;
 import dev.pulseledger.metrics.NodeMetrics;
+import dev.pulseledger.operators.AuditLog;
+import dev.pulseledger.operators.AuditRoutes;
+import dev.pulseledger.operators.Credentials;
+import dev.pulseledger.operators.OperatorDirectory;
+import dev.pulseledger.operators.OperatorRoutes;
+import dev.pulseledger.operators.OperatorStore;
+import dev.pulseledger.operators.SignInLimiter;
 import dev.pulseledger.pulse.PulseFeed;
 import dev.pulseledger.pulse.PulseRoutes;
 import dev.pulseledger.pulse.ServiceStore;
@@ -196,18 +203,18 @@ public final class Application implements AutoCloseable {
         StatusHistory history = new StatusHistory(database);
         PulseFeed feed = new PulseFeed(services, incidents, maintenances);
         AdminKeys.InForce adminKeys = AdminKeys.accepted(config.get(Settings.ADMIN_KEY), keys, clock, console);
-        List<String> adminHashes = adminKeys.hashes();
         AccessFeed accessFeed = AccessFeed.from(accessChanges, AccessFeed.POLL_INTERVAL);
         KeyDirectory keyDirectory = KeyDirectory.load(keys, accessFeed);
         countAuthenticationReads(metrics, keyDirectory, accessFeed);
-        Authenticator authenticator = new Authenticator(keyDirectory, clock, adminHashes);
+        OperatorStore operators = new OperatorStore(database, accessChanges);
+        OperatorDirectory operatorDirectory = OperatorDirectory.load(operators, adminKeys.configuredHash(), accessFeed);
+        Authenticator authenticator = new Authenticator(keyDirectory, clock, operatorDirectory);
         PlanRateLimits planLimits = new PlanRateLimits(plans, accessFeed);
         parts.add("access feed", accessFeed);
         parts.startLater("access feed", accessFeed::start);
+        ClientAddresses clients = new ClientAddresses(config.get(Settings.TRUSTED_PROXIES));
         Access access = new Access(
-                authenticator,
-                new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
-                new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
+                authenticator, clients, new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
         // The writer's thread runs from its construction: the demo seed below spends through it.
         LedgerWriter ledger = parts.add(
                 "ledger writer",
@@ -272,7 +279,10 @@ public final class Application implements AutoCloseable {
         routing.addFilter(new RateLimitFilter(access, planLimits, rateLimiter(config, clock, parts)));
         routing.addFilter(new SpendActivityFilter(access, spendActivity));
         ErrorHandlers.install(routing);
-        RouteTable routes = new RouteTable(routing, access);
+        AuditLog audit = new AuditLog(database, clock);
+        SignInLimiter signInLimiter = new SignInLimiter(clock);
+        Credentials credentials = new Credentials(database, signInLimiter, clock);
+        RouteTable routes = new RouteTable(routing, access, audit);
         new HealthRoutes(database, metrics).register(routes);
         new PulseRoutes(access, feed).register(routes);
         EventStreams streams = new EventStreams(
@@ -314,6 +324,8 @@ public final class Application implements AutoCloseable {
         new PulseHistoryRoutes(access, incidents, history, feed, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
+        new OperatorRoutes(operators, credentials, authenticator, clock).register(routes);
+        new AuditRoutes(audit).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
                 .register(routes);
         new ConsoleRoutes(
@@ -329,6 +341,7 @@ public final class Application implements AutoCloseable {
                                 incidents,
                                 maintenances,
                                 webhooks),
+                        new ConsoleRoutes.Operators(operatorDirectory, audit, credentials, signInLimiter, clients),
                         authenticator,
                         new HttpsRequests(config.get(Settings.TRUSTED_PROXIES)),
                         clock)

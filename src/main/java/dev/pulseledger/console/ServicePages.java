@@ -83,6 +83,6 @@ final class ServicePages {
         model.put("failed", failedService);
         model.put("errors", form.errors());
         model.put("done", done);
-        view.render(res, status, "services", Optional.of(session.csrfToken()), model);
+        view.render(res, status, "services", Optional.of(session), model);
     }
 }
