@@ -95,6 +95,7 @@ import java.io.PrintStream;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -250,9 +251,15 @@ public final class Application implements AutoCloseable {
         parts.startLater("idempotency cleaner", idempotencyCleaner::start);
         SpendActivity spendActivity = parts.add("spend activity", new SpendActivity(database, clock));
         parts.startLater("spend activity", spendActivity::start);
+        // Filled by the seed step, read by the announcement after it: both run on the starting thread.
+        List<DemoSeed.Seeded> demo = new ArrayList<>(1);
         if (config.get(Settings.DEMO)) {
-            parts.startLater("demo seed", () -> DemoSeed.seed(plans, accounts, ledger, keys, services, clock, console));
+            DemoSeed.Stores demoStores =
+                    new DemoSeed.Stores(plans, accounts, ledger, keys, services, incidents, maintenances);
+            parts.startLater("demo seed", () -> demo.add(DemoSeed.seed(demoStores, clock)));
         }
+        // --demo shows the status page too: with its incident and maintenance, it is half of what there is to see.
+        boolean statusPage = config.get(Settings.PUBLIC_STATUS_PAGE) || config.get(Settings.DEMO);
 
         HttpRouting.Builder routing = HttpRouting.builder();
         if (config.get(Settings.ACCESS_LOG)) {
@@ -314,8 +321,7 @@ public final class Application implements AutoCloseable {
         new PulseHistoryRoutes(access, incidents, history, feed, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
-        new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
-                .register(routes);
+        new DocsRoutes(statusPage ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
         new ConsoleRoutes(
                         new ConsoleRoutes.Stores(
                                 database,
@@ -333,7 +339,7 @@ public final class Application implements AutoCloseable {
                         new HttpsRequests(config.get(Settings.TRUSTED_PROXIES)),
                         clock)
                 .register(routes);
-        if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
+        if (statusPage) {
             Branding branding =
                     new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
             new StatusPageRoutes(feed, incidents, history, clock, branding).register(routes);
@@ -380,6 +386,12 @@ public final class Application implements AutoCloseable {
                     ListenAddress.url(tls.isPresent(), config.get(Settings.HOST), server.port()),
                     database.describe());
             LOG.info("Admin key in force: {}. {}", adminKeys.description(), AdminKeys.REPLACE_LOST_KEY);
+            StartBanner.print(
+                    console,
+                    ListenAddress.url(tls.isPresent(), config.get(Settings.HOST), server.port()),
+                    adminKeys.description(),
+                    statusPage,
+                    demo.stream().findFirst());
         };
         return new Application(parts, server, routes, announce);
     }

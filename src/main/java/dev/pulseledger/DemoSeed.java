@@ -14,30 +14,51 @@ import dev.pulseledger.ledger.OpenResult;
 import dev.pulseledger.pulse.Service;
 import dev.pulseledger.pulse.ServiceStatus;
 import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.status.IncidentImpact;
+import dev.pulseledger.status.IncidentStatus;
+import dev.pulseledger.status.IncidentStore;
+import dev.pulseledger.status.MaintenanceStore;
 import dev.pulseledger.store.Ids;
-import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * {@code serve --demo}: makes sure a demo plan, account and services exist, and issues a fresh
- * demo caller key on every start so a newcomer can curl at once.
+ * {@code serve --demo}: makes sure a demo plan, account and services exist (with an incident and a
+ * maintenance window for the status page), and issues a fresh demo caller key on every start so a
+ * newcomer can curl at once.
  */
 final class DemoSeed {
     static final String DEMO_PLAN = "demo";
+    static final String DEMO_INCIDENT = "Webhook deliveries delayed";
+    static final String DEMO_MAINTENANCE = "Database upgrade";
+
+    /** The demo account and the caller key issued for it on this start (shown once, on the console). */
+    record Seeded(String accountId, String callerKey) {}
 
     private DemoSeed() {}
 
-    static void seed(
+    /** The stores the demo writes to. */
+    record Stores(
             PlanStore plans,
             AccountStore accounts,
             LedgerWriter ledger,
             KeyStore keys,
             ServiceStore services,
-            Clock clock,
-            PrintStream console) {
+            IncidentStore incidents,
+            MaintenanceStore maintenances) {}
+
+    static Seeded seed(Stores stores, Clock clock) {
+        PlanStore plans = stores.plans();
+        AccountStore accounts = stores.accounts();
+        KeyStore keys = stores.keys();
         Instant now = clock.instant();
         if (plans.find(DEMO_PLAN).isEmpty()) {
             plans.create(new Plan(
@@ -50,13 +71,15 @@ final class DemoSeed {
                     Optional.empty(),
                     now,
                     now));
-            seedServices(services, now);
+            seedServices(stores.services(), now);
+            seedStatusPage(stores.incidents(), stores.maintenances(), now);
         }
         Account account = accounts.list("", 100).items().stream()
                 .filter(a -> a.planId().equals(DEMO_PLAN))
                 .findFirst()
-                .orElseGet(() -> opened(ledger.open(
-                        new Account(Ids.account(), "Demo account", DEMO_PLAN, 10_000, AccountStatus.ACTIVE, now))));
+                .orElseGet(() -> opened(stores.ledger()
+                        .open(new Account(
+                                Ids.account(), "Demo account", DEMO_PLAN, 10_000, AccountStatus.ACTIVE, now))));
         String secret = Secrets.newCallerKey();
         keys.create(
                 new ApiKey(
@@ -68,13 +91,27 @@ final class DemoSeed {
                         Optional.empty(),
                         Optional.empty()),
                 Secrets.sha256Hex(secret));
-        console.println();
-        console.println("  Demo data is ready. A caller key for account " + account.id() + ":");
-        console.println();
-        console.println("    " + secret);
-        console.println();
-        console.println("  Try: curl -H 'X-ApiKey: " + secret + "' http://localhost:<port>/api/pulse");
-        console.println();
+        return new Seeded(account.id(), secret);
+    }
+
+    /** An incident being fixed on the degraded webhooks, and a maintenance window tomorrow. */
+    private static void seedStatusPage(IncidentStore incidents, MaintenanceStore maintenances, Instant now) {
+        incidents.create(
+                DEMO_INCIDENT,
+                IncidentImpact.MINOR,
+                new IncidentStore.Change(
+                        IncidentStatus.IDENTIFIED,
+                        "Deliveries run a few minutes late; a fix is being rolled out.",
+                        new TreeMap<>(Map.of("webhooks", ServiceStatus.DEGRADED_PERFORMANCE)),
+                        now));
+        Instant start = now.truncatedTo(ChronoUnit.HOURS).plus(Duration.ofDays(1));
+        maintenances.create(
+                DEMO_MAINTENANCE,
+                "The API may answer slowly for up to an hour.",
+                new TreeSet<>(Set.of("api")),
+                start,
+                start.plus(Duration.ofHours(1)),
+                now);
     }
 
     private static void seedServices(ServiceStore services, Instant now) {
