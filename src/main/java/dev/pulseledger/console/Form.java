@@ -2,7 +2,7 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
-import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.status.incidents.MaintenanceStore;
 import io.helidon.webserver.http.ServerRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
