@@ -92,6 +92,7 @@ public final class Application implements AutoCloseable {
                     "Admin key in force: {}. {}",
                     modules.access().adminKeys().description(),
                     AdminKeys.REPLACE_LOST_KEY);
+            modules.banner().print(console, web.url(server));
         };
         return new Application(parts, server, routes, announce);
     }

@@ -86,7 +86,7 @@ public final class WebModule {
         routing.addFilter(new SpendActivityFilter(access.access(), activity));
         ownWrites.ifPresent(writes -> routing.addFilter(new OwnWritesFilter(access.access(), writes)));
         ErrorHandlers.install(routing);
-        return new RouteTable(routing, access.access());
+        return new RouteTable(routing, access.access(), access.operators().audit());
     }
 
     /** Builds the server on the finished routes; it starts last, once every worker runs. */
