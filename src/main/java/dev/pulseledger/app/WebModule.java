@@ -82,7 +82,7 @@ public final class WebModule {
         routing.addFilter(new RateLimitFilter(access.access(), access.planLimits(), rateLimiter(clock, parts)));
         routing.addFilter(new SpendActivityFilter(access.access(), activity));
         ErrorHandlers.install(routing);
-        return new RouteTable(routing, access.access());
+        return new RouteTable(routing, access.access(), access.operators().audit());
     }
 
     /** Builds the server on the finished routes; it starts last, once every worker runs. */
