@@ -96,11 +96,10 @@ public final class RouteTable {
         routing.any((req, res) -> {
             Set<String> allowed = allowedMethods(req.path().path());
             if (allowed.isEmpty()) {
-                throw ProblemException.notFound("not_found", "No resource lives at this path.");
+                throw new ProblemException(ProblemCode.NOT_FOUND, "No resource lives at this path.");
             }
             String allow = String.join(", ", allowed);
-            throw new ProblemException(
-                            405, "method_not_allowed", "Method Not Allowed", "This path accepts " + allow + ".")
+            throw new ProblemException(ProblemCode.METHOD_NOT_ALLOWED, "This path accepts " + allow + ".")
                     .withHeader("Allow", allow);
         });
     }
