@@ -64,7 +64,7 @@ class ProblemCatalogTest {
         ProblemCatalog.check(408, "application/problem+json", "{\"code\":\"bad_request\"}");
     }
 
-    /** Every object with a string {@code code} and a numeric {@code status}: a problem example. */
+    /** Every object with a textual code and a numeric status: a problem example. */
     private static void collectProblemExamples(JsonNode node, Map<String, Integer> examples) {
         if (node.isObject()
                 && node.path("code").isTextual()
