@@ -9,8 +9,8 @@ import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.keys.ApiKey;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.keys.Secrets;
-import dev.pulseledger.ledger.LedgerWriter;
-import dev.pulseledger.ledger.OpenResult;
+import dev.pulseledger.ledger.core.OpenResult;
+import dev.pulseledger.ledger.write.LedgerWriter;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceStatus;
 import dev.pulseledger.status.services.ServiceStore;
@@ -80,7 +80,15 @@ final class DemoSeed {
     private static void seedServices(ServiceStore services, Instant now) {
         List.of(
                         new Service(
-                                "api", "Public API", "The REST API.", ServiceStatus.OPERATIONAL, true, 1, true, now),
+                                "api",
+                                "Public API",
+                                "The REST API.",
+                                ServiceStatus.OPERATIONAL,
+                                true,
+                                1,
+                                true,
+                                now,
+                                Optional.empty()),
                         new Service(
                                 "dashboard",
                                 "Dashboard",
@@ -89,7 +97,8 @@ final class DemoSeed {
                                 true,
                                 2,
                                 true,
-                                now),
+                                now,
+                                Optional.empty()),
                         new Service(
                                 "webhooks",
                                 "Webhooks",
@@ -98,7 +107,8 @@ final class DemoSeed {
                                 false,
                                 1,
                                 true,
-                                now),
+                                now,
+                                Optional.empty()),
                         new Service(
                                 "docs",
                                 "Documentation",
@@ -107,7 +117,8 @@ final class DemoSeed {
                                 false,
                                 2,
                                 true,
-                                now),
+                                now,
+                                Optional.empty()),
                         new Service(
                                 "billing",
                                 "Billing internals",
@@ -116,7 +127,8 @@ final class DemoSeed {
                                 false,
                                 3,
                                 false,
-                                now))
+                                now,
+                                Optional.empty()))
                 .forEach(services::put);
     }
 

@@ -9,7 +9,7 @@ import dev.pulseledger.events.Outbox;
 import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.usage.LedgerHistory;
+import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
 import dev.pulseledger.webhooks.WebhookStore;
