@@ -138,7 +138,7 @@ public final class ServiceAdminRoutes {
         Optional<String> id = body.optionalString("groupId", 63);
         id.ifPresent(text -> {
             if (!JsonBody.SLUG.matcher(text).matches() || groups.find(text).isEmpty()) {
-                throw ProblemException.unprocessable("service_group_not_found", "No service group has this id.");
+                throw new ProblemException(ProblemCode.SERVICE_GROUP_NOT_FOUND, 422, "No service group has this id.");
             }
         });
         return id;

@@ -17,6 +17,7 @@ public enum ProblemCode {
     INVALID_DAYS(400),
     INVALID_FROM(400),
     INVALID_GRANULARITY(400),
+    INVALID_GROUP_ID(400),
     INVALID_IDEMPOTENCY_KEY(400),
     INVALID_JSON(400),
     INVALID_LAST_EVENT_ID(400),
@@ -42,6 +43,7 @@ public enum ProblemCode {
     NOT_FOUND(404),
     PLAN_NOT_FOUND(404),
     RESERVATION_NOT_FOUND(404),
+    SERVICE_GROUP_NOT_FOUND(404, 422),
     SERVICE_NOT_FOUND(404),
     SPENDING_NOT_FOUND(404),
     WEBHOOK_NOT_FOUND(404),
@@ -52,6 +54,7 @@ public enum ProblemCode {
     PLAN_EXISTS(409),
     RESERVATION_ALREADY_SETTLED(409),
     RESERVATION_NOT_HELD(409),
+    SERVICE_GROUP_EXISTS(409),
     // 413 Content Too Large
     PAYLOAD_TOO_LARGE(413),
     // 414 URI Too Long
@@ -67,6 +70,7 @@ public enum ProblemCode {
     MAINTENANCE_COMPLETED(422),
     MAINTENANCE_STARTED(422),
     REVERT_EXCEEDS_SPENDING(422),
+    SERVICE_GROUP_LIMIT_REACHED(422),
     SERVICE_LIMIT_REACHED(422),
     SETTLE_EXCEEDS_HELD(422),
     UNKNOWN_PLAN(422),
@@ -92,9 +96,17 @@ public enum ProblemCode {
     HTTP_VERSION_NOT_SUPPORTED(505);
 
     private final int status;
+    /** A second status a route may answer this code with; 0 for none. */
+    private final int alsoAnswered;
 
     ProblemCode(int status) {
+        this(status, 0);
+    }
+
+    /** A code answered with {@code status}, or with {@code alsoAnswered} where the route says so. */
+    ProblemCode(int status, int alsoAnswered) {
         this.status = status;
+        this.alsoAnswered = alsoAnswered;
     }
 
     /** The stable snake_case code of the problem document. */
@@ -102,13 +114,25 @@ public enum ProblemCode {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The HTTP status this code is answered with. */
+    /** The HTTP status this code is answered with, unless a route names another it lists. */
     public int status() {
         return status;
     }
 
+    /**
+     * Whether this code may be answered with {@code answered}: its own status, or the one it also lists
+     * (a missing group named in a body is 422, at its own path 404).
+     */
+    public boolean answers(int answered) {
+        return answered == status || (alsoAnswered != 0 && answered == alsoAnswered);
+    }
+
     /** The problem's {@code title}: the reason phrase of its status. */
     public String title() {
+        return title(status);
+    }
+
+    static String title(int status) {
         return switch (status) {
             case 400 -> "Bad Request";
             case 401 -> "Unauthorized";

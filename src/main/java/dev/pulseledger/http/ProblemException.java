@@ -19,6 +19,11 @@ public final class ProblemException extends RuntimeException {
         this(code.status(), code, code.title(), detail, Optional.empty(), Map.of());
     }
 
+    /** A problem answered with another status that its code lists (see {@link ProblemCode#answers}). */
+    public ProblemException(ProblemCode code, int status, String detail) {
+        this(checked(code, status), code, ProblemCode.title(status), detail, Optional.empty(), Map.of());
+    }
+
     /** A problem whose body carries the fields of {@code extension} after the standard members. */
     public ProblemException(ProblemCode code, String detail, Record extension) {
         this(code.status(), code, code.title(), detail, Optional.of(extension), Map.of());
@@ -44,6 +49,13 @@ public final class ProblemException extends RuntimeException {
         Map<String, String> more = new HashMap<>(headers);
         more.put(name, value);
         return new ProblemException(status, code, title, detail(), extension, more);
+    }
+
+    private static int checked(ProblemCode code, int status) {
+        if (!code.answers(status)) {
+            throw new IllegalArgumentException(code.code() + " is not answered with " + status);
+        }
+        return status;
     }
 
     public static ProblemException invalidField(String field, String why) {

@@ -15,7 +15,7 @@ public final class ProblemCatalog {
     public static boolean lists(String code, int status) {
         return Arrays.stream(ProblemCode.values())
                 .anyMatch(listed -> listed.code().equals(code)
-                        && (listed.status() == status
+                        && (listed.answers(status)
                                 || (listed == ProblemCode.BAD_REQUEST && status >= 400 && status < 500)));
     }
 
