@@ -62,7 +62,7 @@ public record StatusModule(
 
     /** The public status page and its feeds, when the node serves them. */
     public void registerPage(RouteTable routes, Config config, Clock clock) {
-        if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
+        if (StartBanner.servesStatusPage(config)) {
             Branding branding =
                     new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
             new StatusPageRoutes(feed, incidents, history, clock, branding).register(routes);

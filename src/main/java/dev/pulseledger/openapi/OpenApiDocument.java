@@ -34,7 +34,8 @@ public final class OpenApiDocument {
             "ratelimit",
             "console",
             "usage",
-            "status-plus");
+            "status-plus",
+            "operators");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");
     private static final String REQUEST_ID = "X-Request-Id";
