@@ -158,9 +158,7 @@ public final class RouteTable {
             String verb = req.prologue().method().text();
             if (!rule.allows(actor.role(), verb)) {
                 throw new ProblemException(
-                        403,
-                        "forbidden_for_role",
-                        "Forbidden",
+                        ProblemCode.FORBIDDEN_FOR_ROLE,
                         "The role " + actor.role().text() + " may not " + verb + " this resource.");
             }
             if (!reads) {
