@@ -69,8 +69,7 @@ public final class IncidentAdminRoutes {
         switch (incidents.publish(id, clock.instant())) {
             case NOT_FOUND -> throw notFound();
             case NOT_A_DRAFT ->
-                throw new ProblemException(
-                        409, "incident_not_draft", "Conflict", "This incident is published already.");
+                throw new ProblemException(ProblemCode.INCIDENT_NOT_DRAFT, "This incident is published already.");
             case PUBLISHED -> {
                 feed.invalidate();
                 Incident incident = incidents.find(id).orElseThrow(IncidentAdminRoutes::notFound);

@@ -1,5 +1,6 @@
 package dev.pulseledger.status.badges;
 
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Requests;
@@ -63,7 +64,8 @@ public final class BadgeRoutes {
         Service service = feed.current().services().stream()
                 .filter(s -> s.id().equals(id))
                 .findFirst()
-                .orElseThrow(() -> ProblemException.notFound("service_not_found", "No public service has this id."));
+                .orElseThrow(
+                        () -> new ProblemException(ProblemCode.SERVICE_NOT_FOUND, "No public service has this id."));
         send(req, res, service.name(), service.status());
     }
 
@@ -72,8 +74,8 @@ public final class BadgeRoutes {
         GroupRollup group = feed.current().groups().stream()
                 .filter(g -> g.group().id().equals(id))
                 .findFirst()
-                .orElseThrow(
-                        () -> ProblemException.notFound("service_group_not_found", "No service group has this id."));
+                .orElseThrow(() ->
+                        new ProblemException(ProblemCode.SERVICE_GROUP_NOT_FOUND, "No service group has this id."));
         send(req, res, group.group().name(), group.status());
     }
 
@@ -82,7 +84,7 @@ public final class BadgeRoutes {
         BadgeSvg.Style style = Requests.query(req, "style")
                 .map(text -> BadgeSvg.Style.fromWire(text)
                         .orElseThrow(() ->
-                                ProblemException.badRequest("invalid_style", "style must be flat or flat-square.")))
+                                new ProblemException(ProblemCode.INVALID_STYLE, "style must be flat or flat-square.")))
                 .orElse(BadgeSvg.Style.FLAT);
         String svg = BadgeSvg.render(label, words.text("service." + status.wire()), status, style);
         res.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
@@ -99,8 +101,8 @@ public final class BadgeRoutes {
         label.ifPresent(text -> {
             if (text.codePointCount(0, text.length()) > BadgeSvg.MAX_LABEL_LENGTH
                     || text.chars().anyMatch(Character::isISOControl)) {
-                throw ProblemException.badRequest(
-                        "invalid_label",
+                throw new ProblemException(
+                        ProblemCode.INVALID_LABEL,
                         "label must be at most " + BadgeSvg.MAX_LABEL_LENGTH
                                 + " characters without control characters.");
             }
@@ -112,7 +114,7 @@ public final class BadgeRoutes {
     private static String id(ServerRequest req) {
         String name = Requests.pathParam(req, "badge");
         if (!name.endsWith(SUFFIX)) {
-            throw ProblemException.notFound("not_found", "No resource lives at this path.");
+            throw new ProblemException(ProblemCode.NOT_FOUND, "No resource lives at this path.");
         }
         return name.substring(0, name.length() - SUFFIX.length());
     }

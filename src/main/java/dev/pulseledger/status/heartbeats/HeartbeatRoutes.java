@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -119,8 +120,7 @@ public final class HeartbeatRoutes {
         long now = System.nanoTime();
         Long last = lastBeatNanos.asMap().putIfAbsent(hash, now);
         if (last != null && now - last < MIN_BEAT_INTERVAL.toNanos()) {
-            throw new ProblemException(
-                            429, "too_many_beats", "Too Many Requests", "At most one beat a second per heartbeat.")
+            throw new ProblemException(ProblemCode.TOO_MANY_BEATS, "At most one beat a second per heartbeat.")
                     .withHeader("Retry-After", "1");
         }
         lastBeatNanos.put(hash, now);
@@ -157,10 +157,11 @@ public final class HeartbeatRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("heartbeat_not_found", "This service has no heartbeat, or no such service.");
+        return new ProblemException(
+                ProblemCode.HEARTBEAT_NOT_FOUND, "This service has no heartbeat, or no such service.");
     }
 
     private static ProblemException unknownSecret() {
-        return ProblemException.notFound("heartbeat_not_found", "No heartbeat has this URL.");
+        return new ProblemException(ProblemCode.HEARTBEAT_NOT_FOUND, "No heartbeat has this URL.");
     }
 }
