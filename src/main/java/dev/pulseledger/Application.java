@@ -11,6 +11,7 @@ import dev.pulseledger.admin.ReservationAdminRoutes;
 import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.config.MailSettings;
 import dev.pulseledger.config.Settings;
 import dev.pulseledger.console.ConsoleRoutes;
 import dev.pulseledger.console.SpendActivity;
@@ -69,7 +70,14 @@ import dev.pulseledger.status.MaintenanceStore;
 import dev.pulseledger.status.PulseHistoryRoutes;
 import dev.pulseledger.status.ServiceHistoryAdminRoutes;
 import dev.pulseledger.status.StatusHistory;
+import dev.pulseledger.status.subscribers.MailWorker;
+import dev.pulseledger.status.subscribers.NoticeLog;
+import dev.pulseledger.status.subscribers.SubscribeRoutes;
+import dev.pulseledger.status.subscribers.SubscriberAdminRoutes;
+import dev.pulseledger.status.subscribers.SubscriberDirectory;
+import dev.pulseledger.status.subscribers.SubscriberStore;
 import dev.pulseledger.statuspage.Branding;
+import dev.pulseledger.statuspage.PageSection;
 import dev.pulseledger.statuspage.StatusFeedRoutes;
 import dev.pulseledger.statuspage.StatusPageRoutes;
 import dev.pulseledger.store.Database;
@@ -191,8 +199,10 @@ public final class Application implements AutoCloseable {
         WebhookStore webhooks = new WebhookStore(database);
         Outbox outbox = new Outbox(database, webhooks::enqueue);
         ServiceStore services = new ServiceStore(database, outbox);
-        IncidentStore incidents = new IncidentStore(database, services, outbox);
-        MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox);
+        NoticeLog notices = new NoticeLog(outbox, webhooks);
+        IncidentStore incidents = new IncidentStore(database, services, outbox, notices);
+        MaintenanceStore maintenances = new MaintenanceStore(database, services, outbox, notices);
+        SubscriberStore subscribers = new SubscriberStore(database);
         StatusHistory history = new StatusHistory(database);
         PulseFeed feed = new PulseFeed(services, incidents, maintenances);
         AdminKeys.InForce adminKeys = AdminKeys.accepted(config.get(Settings.ADMIN_KEY), keys, clock, console);
@@ -240,6 +250,25 @@ public final class Application implements AutoCloseable {
                         "webhook worker",
                         DeliveryWorker.create(webhooks, outbox, delivery, clock, new SecureRandom(), metrics)
                                 .start()));
+        Optional<MailSettings> mail = config.mail();
+        if (mail.isPresent()) {
+            MailWorker.Settings mailing =
+                    new MailWorker.Settings(events.pollInterval(), events.webhookRetryBase(), events.webhookTimeout());
+            parts.startLater(
+                    "status mail worker",
+                    () -> parts.add(
+                            "status mail worker",
+                            MailWorker.create(
+                                            database,
+                                            subscribers,
+                                            mail.get(),
+                                            config.get(Settings.STATUS_PAGE_NAME),
+                                            mailing,
+                                            clock,
+                                            new SecureRandom(),
+                                            metrics)
+                                    .start()));
+        }
         IdempotencyCleaner idempotencyCleaner = parts.add(
                 "idempotency cleaner",
                 new IdempotencyCleaner(
@@ -313,6 +342,8 @@ public final class Application implements AutoCloseable {
         new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
         new PulseHistoryRoutes(access, incidents, history, feed, clock).register(routes);
         new WebhookAdminRoutes(webhooks, clock).register(routes);
+        new SubscriberAdminRoutes(new SubscriberDirectory(database, webhooks), subscribers, services, clock)
+                .register(routes);
         new LowBalanceAdminRoutes(new LowBalanceThresholds(database)).register(routes);
         new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
                 .register(routes);
@@ -336,7 +367,18 @@ public final class Application implements AutoCloseable {
         if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
             Branding branding =
                     new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
-            new StatusPageRoutes(feed, incidents, history, clock, branding).register(routes);
+            PageSection subscribeForm = PageSection.NONE;
+            if (mail.isPresent()) {
+                SubscribeRoutes subscribing = new SubscribeRoutes(
+                        subscribers,
+                        feed,
+                        new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
+                        clock,
+                        branding.title());
+                subscribing.register(routes);
+                subscribeForm = subscribing::formSection;
+            }
+            new StatusPageRoutes(feed, incidents, history, clock, branding, subscribeForm).register(routes);
             new StatusFeedRoutes(feed, incidents, maintenances, clock, branding).register(routes);
         }
         routes.finish();

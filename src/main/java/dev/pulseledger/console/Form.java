@@ -22,7 +22,7 @@ import java.util.Optional;
  * A posted HTML form: the values of each field, read within limits, and the errors found in them,
  * each kept under its field's name so that the page shows it next to that field.
  */
-final class Form {
+public final class Form {
     /** Enough for a maintenance window's checkbox per service ({@link MaintenanceStore#MAX_SERVICES}). */
     private static final int MAX_FIELDS = MaintenanceStore.MAX_SERVICES + 50;
 
@@ -40,7 +40,7 @@ final class Form {
         return new Form(Map.of());
     }
 
-    static Form read(ServerRequest req) {
+    public static Form read(ServerRequest req) {
         String body = new String(Requests.formBody(req), StandardCharsets.UTF_8);
         Map<String, List<String>> fields = new LinkedHashMap<>();
         if (!body.isEmpty()) {
@@ -67,13 +67,13 @@ final class Form {
     }
 
     /** The field's first raw value, "" when absent. */
-    String value(String name) {
+    public String value(String name) {
         List<String> values = fields.getOrDefault(name, List.of());
         return values.isEmpty() ? "" : values.getFirst();
     }
 
     /** Every value the field was posted with, as checkboxes of one name send them; none when absent. */
-    List<String> all(String name) {
+    public List<String> all(String name) {
         return fields.getOrDefault(name, List.of());
     }
 

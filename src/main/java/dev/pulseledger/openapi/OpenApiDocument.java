@@ -33,7 +33,8 @@ public final class OpenApiDocument {
             "status",
             "ratelimit",
             "console",
-            "usage");
+            "usage",
+            "subscribers");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");
     private static final String REQUEST_ID = "X-Request-Id";

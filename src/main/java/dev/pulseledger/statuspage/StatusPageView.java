@@ -25,7 +25,7 @@ final class StatusPageView {
             List<Maintenance> maintenances,
             Map<String, UptimeReport> uptime) {}
 
-    static String render(Content content, Branding branding) {
+    static String render(Content content, Branding branding, PageSection extra) {
         List<Service> services = content.services();
         PageSummary summary = PageSummary.of(services);
         Map<String, String> names = IncidentHtml.names(services);
@@ -63,6 +63,7 @@ final class StatusPageView {
             group(html, "spotlighted", "Spotlighted services", spotlighted, content.uptime());
             group(html, "others", "Other services", others, content.uptime());
         }
+        html.append(extra.html(services));
         PageLayout.close(html, "/status");
         return html.toString();
     }
