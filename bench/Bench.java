@@ -3,8 +3,9 @@ import java.nio.file.Files;
 /**
  * The Pulseledger benchmark in one run (docs/PERFORMANCE.md): for each store it seeds a fresh
  * database, starts the server as the README does, drives it with wrk on loopback, runs the naive
- * one-transaction-per-spend pgbench baseline on the same PostgreSQL, then stops the server and
- * checks that the ledger holds exactly the spends the clients were told about.
+ * one-transaction-per-spend pgbench baseline on the same PostgreSQL, in interleaved rounds (each case
+ * beside its yardstick, every ratio the median of the rounds), then stops the server and checks that
+ * the ledger holds exactly the spends the clients were told about.
  *
  * <p>Run it with {@code bench/run.sh [options]}; {@code --help} lists the options. The other files
  * here, one job each: {@code Options} (the command line), {@code StoreRun} (every case on one store),

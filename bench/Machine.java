@@ -37,7 +37,9 @@ final class Machine {
         return String.format(
                 Locale.ROOT,
                 "Machine: %d cores (%s), %s RAM, Linux %s; Java %s; %s; %s; server JVM options: %s%n"
-                        + "Run: %d s per case after %d s of warm-up; load average at the start: %s%n",
+                        + "Run: %d rounds, interleaved (every case once per round, each beside its yardstick);"
+                        + " %d s per case, each after %d s of its own load unmeasured; %d s of warm-up per server;"
+                        + " load average at the start: %s%n",
                 Runtime.getRuntime().availableProcessors(),
                 cpu,
                 memory,
@@ -50,7 +52,9 @@ final class Machine {
                         .replaceAll(" Copyright.*", ""),
                 postgres,
                 options.javaOptions().isEmpty() ? "(none)" : String.join(" ", options.javaOptions()),
+                options.rounds(),
                 options.seconds(),
+                options.caseWarmupSeconds(),
                 options.warmupSeconds(),
                 loadAverage());
     }

@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Command-line options, with defaults that make one full run last about ten minutes. */
+/** Command-line options, with defaults that make one full run last about half an hour (5 rounds). */
 record Options(
+        int rounds,
         int seconds,
         int warmupSeconds,
         int caseWarmupSeconds,
@@ -29,10 +30,10 @@ record Options(
         int scaleSpendings) {
     static final List<String> DEFAULT_CASES =
             List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked",
-                    "reserve-settle");
+                    "reserve-settle", "mixed");
     static final List<String> ALL_CASES =
             List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked",
-                    "reserve-settle", "scale");
+                    "reserve-settle", "mixed", "scale");
 
     static Options parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -53,10 +54,11 @@ record Options(
         }
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Options options = new Options(
+                Integer.parseInt(given.getOrDefault("rounds", "5")),
                 Integer.parseInt(given.getOrDefault("seconds", "10")),
                 Integer.parseInt(given.getOrDefault("warmup-seconds", "5")),
                 Integer.parseInt(given.getOrDefault("case-warmup-seconds", "5")),
-                Arrays.stream(given.getOrDefault("connections", "8,32,64").split(","))
+                Arrays.stream(given.getOrDefault("connections", "64").split(","))
                         .map(Integer::parseInt)
                         .toList(),
                 List.of(given.getOrDefault("stores", "sqlite,postgresql").split(",")),
@@ -78,7 +80,7 @@ record Options(
                         .toList(),
                 Integer.parseInt(given.getOrDefault("scale-spendings", "10")));
         given.keySet().removeAll(List.of(
-                "seconds", "warmup-seconds", "case-warmup-seconds", "connections", "stores", "cases", "accounts",
+                "rounds", "seconds", "warmup-seconds", "case-warmup-seconds", "connections", "stores", "cases", "accounts",
                 "pg-host", "pg-port", "pg-user", "jar", "baseline-jar", "java-options", "profile", "out", "docs",
                 "scale-accounts", "scale-spendings"));
         if (!given.isEmpty()) {
@@ -87,6 +89,9 @@ record Options(
         if (!List.of("sqlite", "postgresql").containsAll(options.stores())
                 || !ALL_CASES.containsAll(options.cases())) {
             throw new IllegalArgumentException("unknown store or case\n" + usage());
+        }
+        if (options.rounds() < 1 || options.rounds() > 99) {
+            throw new IllegalArgumentException("--rounds is 1 to 99\n" + usage());
         }
         if (options.caseWarmupSeconds() < 0) {
             throw new IllegalArgumentException("--case-warmup-seconds is 0 or more\n" + usage());
@@ -101,16 +106,26 @@ record Options(
     static String usage() {
         return """
                 bench/run.sh [options]
+                  --rounds N           rounds (default 5): each round measures every case once, a case and
+                                       its yardstick one after the other (spends and naive pgbench, reads and
+                                       GET /health/live, reserve+settle and spends, this jar and the baseline
+                                       jar), each after its own unmeasured load; every figure and ratio is
+                                       given as the median of the rounds with its min–max
                   --seconds N          length of each measured case (default 10)
                   --warmup-seconds N   JIT warm-up per store before measuring (default 5)
                   --case-warmup-seconds N  the same load, unmeasured, just before each case (default 5): a
                                        switch of request kind makes the JIT compile the request path again
-                  --connections LIST   client counts for the spend and pgbench cases (default 8,32,64)
+                  --connections LIST   client counts for the spend and pgbench cases (default 64; 8,32,64 for
+                                       the curve, three times as long)
                   --stores LIST        sqlite,postgresql (default both)
-                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked,reserve-settle
-                                       (default all of them); reserve-settle: reserve 10 then settle 7 on an
-                                       account of its own, in units of work (two requests) per second,
-                                       with its ratio to spend-hot at the same connections;
+                  --cases LIST         live,balance,pulse,spend-hot,spend-spread,naive,locked,reserve-settle,mixed
+                                       (default all of them); reserve-settle: reserve 10 then settle 7 on the
+                                       hot account and over the spread accounts, in completed pairs (two
+                                       requests) per second, with its ratio to the plain spends on the same
+                                       accounts at the same connections in the same round;
+                                       mixed: an LLM provider's traffic over 10,000 accounts of its own
+                                       (60 % reserve+settle of a random amount, 25 % spends, 10 % balance
+                                       reads, 5 % reverts of the caller's own spendings), per operation;
                                        locked (PostgreSQL): 7 accounts' spends before and while an
                                        outside session holds an 8th account's row lock;
                                        scale (PostgreSQL, on its own: see --scale-accounts; ~25 min at 1M)
@@ -119,8 +134,9 @@ record Options(
                                        or 127.0.0.1:5432 postgres); a fresh database is made and dropped
                   --jar PATH           the server jar (default target/pulseledger.jar)
                   --baseline-jar PATH  another build to compare with: its own server and database, the same
-                                       seed, each spend case measured on both back to back; the report
-                                       gives the ratio of each (e.g. the jar of an older commit)
+                                       seed; each spend and reserve+settle case runs on this jar and then on
+                                       the baseline in every round; the report gives the median of the
+                                       rounds' ratios (e.g. the jar of an older commit)
                   --java-options "..." JVM options of the server (default $BENCH_JAVA_OPTIONS, else none);
                                        bench/run.sh passes the README's
                   --profile            record a JFR profile of the server into the output folder

@@ -1,4 +1,4 @@
-import dev.pulseledger.ledger.SpendingQueries;
+import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.store.Database;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -13,14 +13,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The bench data: one hot account, {@code accounts} spread accounts and one account for the
- * reserve-then-settle case, each with one caller key,
+ * The bench data: one hot account, {@code accounts} spread accounts and {@code accounts} accounts of the
+ * mixed case, each with one caller key,
  * written straight into a fresh database in one transaction (through the API this would cost a
  * commit per account). The SQL follows the schema of V10: each account's tokens sit in one never-expiring
  * grant, and its first period (on the free plan, which grants nothing) runs from now for a month. A
  * database of a build from before V10 (a baseline jar) gets the same accounts without grants or periods.
  */
-record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, String reserveAccountId, String reserveKey) {
+record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, List<String> mixedKeys) {
+    /** The accounts' names by group, for {@link #tally}: the bench names them so. */
+    static final String HOT = "bench-hot";
+    static final String SPREAD = "bench-spread-%";
+    static final String MIXED = "bench-mixed-%";
+
     private static final String INSERT_ACCOUNT = "INSERT INTO accounts (id, name, plan_id, balance, status, created_at,"
             + " period_anchor, period_start, period_end, period_granted, due_at)"
             + " VALUES (?, ?, 'free', ?, 'active', ?, ?, ?, ?, 0, ?)";
@@ -54,8 +59,17 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
     static Seed create(String url, int accounts, Path folder, boolean migrate) throws IOException {
         long startNanos = System.nanoTime();
         List<String> spreadKeys = new ArrayList<>(accounts);
+        List<String> mixedKeys = new ArrayList<>(accounts);
         String[] hot = new String[2];
-        String[] reserve = new String[2];
+        // The keys and their hashes are made before the transaction, and the rows go out in chunks: a
+        // transaction idle for 10 s is ended by the server (the database's idle-in-transaction timeout),
+        // which a busy machine reached while this loop ran.
+        String[] secrets = new String[2 * accounts + 1];
+        String[] hashes = new String[secrets.length];
+        for (int i = 0; i < secrets.length; i++) {
+            secrets[i] = Secrets.newCallerKey();
+            hashes[i] = Secrets.sha256Hex(secrets[i]);
+        }
         try (Database database = migrate ? open(url) : openAsIs(url)) {
             database.inTransaction(connection -> {
                 boolean grants;
@@ -69,12 +83,13 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
                                 connection.prepareStatement(grants ? INSERT_CREDIT : INSERT_CREDIT_BEFORE_GRANTS);
                         PreparedStatement key = connection.prepareStatement(INSERT_KEY)) {
                     long now = System.currentTimeMillis();
-                    for (int i = 0; i <= accounts + 1; i++) {
-                        long balance = i == 0 || i > accounts ? Bench.HOT_BALANCE : Bench.SPREAD_BALANCE;
+                    for (int i = 0; i <= 2 * accounts; i++) {
+                        long balance = i == 0 ? Bench.HOT_BALANCE : Bench.SPREAD_BALANCE;
                         String accountId = Ids.account();
-                        String secret = Secrets.newCallerKey();
+                        String secret = secrets[i];
                         account.setString(1, accountId);
-                        account.setString(2, i == 0 ? "bench-hot" : "bench-" + i);
+                        account.setString(2, i == 0 ? HOT
+                                : i <= accounts ? "bench-spread-" + i : "bench-mixed-" + (i - accounts));
                         account.setLong(3, balance);
                         account.setLong(4, now);
                         credit.setString(1, accountId);
@@ -101,26 +116,27 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
                         credit.addBatch();
                         key.setString(1, Ids.key());
                         key.setString(2, accountId);
-                        key.setString(3, Secrets.sha256Hex(secret));
+                        key.setString(3, hashes[i]);
                         key.setString(4, Secrets.displayPrefix(secret));
                         key.setLong(5, now);
                         key.addBatch();
                         if (i == 0) {
                             hot[0] = accountId;
                             hot[1] = secret;
-                        } else if (i > accounts) {
-                            reserve[0] = accountId;
-                            reserve[1] = secret;
-                        } else {
+                        } else if (i <= accounts) {
                             spreadKeys.add(secret);
+                        } else {
+                            mixedKeys.add(secret);
+                        }
+                        if (i % 2000 == 1999 || i == 2 * accounts) {
+                            account.executeBatch();
+                            if (grants) {
+                                grant.executeBatch();
+                            }
+                            credit.executeBatch();
+                            key.executeBatch();
                         }
                     }
-                    account.executeBatch();
-                    if (grants) {
-                        grant.executeBatch();
-                    }
-                    credit.executeBatch();
-                    key.executeBatch();
                     keepNewestLineTimes(connection, now);
                 }
                 return null;
@@ -129,9 +145,9 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
         Path keysFile = folder.resolve(migrate ? "spread-keys.txt" : "spread-keys-baseline.txt");
         Files.write(keysFile, spreadKeys);
         System.out.printf(
-                "  seeded 1 hot account and %d spread accounts in %d ms%n",
-                accounts, (System.nanoTime() - startNanos) / 1_000_000);
-        return new Seed(hot[0], hot[1], keysFile, accounts, reserve[0], reserve[1]);
+                "  seeded 1 hot account, %d spread accounts and %d of the mixed case in %d ms%n",
+                accounts, accounts, (System.nanoTime() - startNanos) / 1_000_000);
+        return new Seed(hot[0], hot[1], keysFile, accounts, List.copyOf(mixedKeys));
     }
 
     /**
@@ -151,33 +167,62 @@ record Seed(String hotAccountId, String hotKey, Path spreadKeys, int accounts, S
     }
 
     /**
-     * Tokens spent from the hot account, from the spread accounts, and the spendings recorded; the
-     * reserve-then-settle account is left out (its settles spend 7 tokens each).
+     * What the ledger holds for one group of accounts ({@link #HOT}, {@link #SPREAD}, {@link #MIXED}):
+     * the accounts and their balances, their grants, spendings (all, and those a settle made), and
+     * their reservations still held.
      */
-    long[] spent(Connection connection) throws SQLException {
-        long[] spent = new long[3];
-        try (PreparedStatement ps = connection.prepareStatement(
-                "SELECT COALESCE(SUM(CASE WHEN id = ? THEN ? - balance ELSE 0 END), 0),"
-                        + " COALESCE(SUM(CASE WHEN id = ? THEN 0 ELSE ? - balance END), 0) FROM accounts"
-                        + " WHERE id <> ?")) {
-            ps.setString(1, hotAccountId);
-            ps.setLong(2, Bench.HOT_BALANCE);
-            ps.setString(3, hotAccountId);
-            ps.setLong(4, Bench.SPREAD_BALANCE);
-            ps.setString(5, reserveAccountId);
+    record Tally(
+            long accounts,
+            long balances,
+            long granted,
+            long spendings,
+            long spent,
+            long reverted,
+            long settled,
+            long held) {
+        /** Every granted token is in a balance, held, or spent and not reverted. */
+        boolean accountedFor() {
+            return balances + held + spent - reverted == granted;
+        }
+
+        /** The spendings a plain spend made (a settle of a positive amount makes one too). */
+        long plainSpendings() {
+            return spendings - settled;
+        }
+
+        String equation() {
+            return String.format(
+                    "balances %d + held %d + spent %d − reverted %d = %d; granted %d",
+                    balances, held, spent, reverted, balances + held + spent - reverted, granted);
+        }
+    }
+
+    static Tally tally(Connection connection, String names) throws SQLException {
+        long[] accounts = row(connection, "SELECT COUNT(*), COALESCE(SUM(balance), 0) FROM accounts WHERE name LIKE ?",
+                names);
+        long[] granted = row(connection, "SELECT COALESCE(SUM(g.amount), 0) FROM grants g"
+                + " JOIN accounts a ON a.id = g.account_id WHERE a.name LIKE ?", names);
+        long[] spendings = row(connection, "SELECT COUNT(*), COALESCE(SUM(s.amount), 0),"
+                + " COALESCE(SUM(s.reverted_amount), 0) FROM spendings s"
+                + " JOIN accounts a ON a.id = s.account_id WHERE a.name LIKE ?", names);
+        long[] reservations = row(connection, "SELECT COALESCE(SUM(CASE WHEN r.spending_id IS NOT NULL THEN 1 ELSE 0 END), 0),"
+                + " COALESCE(SUM(CASE WHEN r.status = 'held' THEN r.amount ELSE 0 END), 0) FROM reservations r"
+                + " JOIN accounts a ON a.id = r.account_id WHERE a.name LIKE ?", names);
+        return new Tally(accounts[0], accounts[1], granted[0], spendings[0], spendings[1], spendings[2],
+                reservations[0], reservations[1]);
+    }
+
+    private static long[] row(Connection connection, String sql, String names) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setString(1, names);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                spent[0] = rs.getLong(1);
-                spent[1] = rs.getLong(2);
+                long[] values = new long[rs.getMetaData().getColumnCount()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = rs.getLong(i + 1);
+                }
+                return values;
             }
         }
-        try (PreparedStatement ps = connection.prepareStatement("SELECT COUNT(*) FROM spendings WHERE account_id <> ?")) {
-            ps.setString(1, reserveAccountId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                spent[2] = rs.getLong(1);
-            }
-        }
-        return spent;
     }
 }

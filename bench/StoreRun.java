@@ -10,9 +10,11 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Everything measured on one store: seed, serve, load, stop, verify. With {@code --baseline-jar} a
- * second server (that jar, its own database, the same seed) runs beside the first, and each spend case
- * is measured on one and then at once on the other, so both see the same machine.
+ * Everything measured on one store: seed, serve, load in rounds, stop, verify. Each round measures every
+ * case once, a case next to its yardstick (spends and naive pgbench, reserve+settle and spends), so that
+ * the report's ratios come from pairs measured under the same load. With {@code --baseline-jar} a second
+ * server (that jar, its own database, the same seed) runs beside the first, and each spend and
+ * reserve+settle case is measured on one and then at once on the other in every round.
  */
 final class StoreRun {
     private final Options options;
@@ -35,11 +37,7 @@ final class StoreRun {
         Optional<Postgres> postgres = store.equals("postgresql") ? Optional.of(new Postgres(options)) : Optional.empty();
         try {
             if (postgres.isPresent() && options.wants("naive")) {
-                for (String variant : List.of("hot", "spread")) {
-                    for (int connections : options.connections()) {
-                        report.add(postgres.get().naive(variant, connections, folder));
-                    }
-                }
+                postgres.get().prepareNaive();
             }
             List<Subject> subjects = new ArrayList<>();
             subjects.add(subject("", options.jar(), "bench", postgres.map(Postgres::appDatabase)));
@@ -53,7 +51,7 @@ final class StoreRun {
             for (Subject subject : subjects) {
                 subject.seed(options, folder);
             }
-            serveAndLoad(subjects);
+            serveAndLoad(subjects, postgres);
             for (Subject subject : subjects) {
                 verify(subject);
             }
@@ -73,53 +71,18 @@ final class StoreRun {
         return new Subject(label, jar, url, database);
     }
 
-    private void serveAndLoad(List<Subject> subjects) throws Exception {
+    private void serveAndLoad(List<Subject> subjects, Optional<Postgres> postgres) throws Exception {
         try {
             for (Subject subject : subjects) {
                 subject.start(options, folder, store);
                 subject.server.putServices();
                 warmUp(subject);
             }
+            for (int round = 1; round <= options.rounds(); round++) {
+                System.out.println("  -- " + store + ", round " + round + " of " + options.rounds());
+                round(subjects, postgres, round);
+            }
             Subject main = subjects.getFirst();
-            int readers = options.connections().stream().max(Integer::compare).orElse(64);
-            if (options.wants("live")) {
-                measure(main, "GET /health/live", "GET", "/health/live", null, readers);
-            }
-            if (options.wants("balance")) {
-                measure(main, "GET balance", "GET", "/api/tokens/balance", main.seed.hotKey(), readers);
-            }
-            if (options.wants("pulse")) {
-                measure(main, Report.PULSE, "GET", "/api/pulse", main.seed.hotKey(), readers);
-                String encoding = main.server.pulseEncodingWhenGzipAccepted(main.seed.hotKey());
-                report.check(encoding.equals("gzip"), store + ": the pulse feed is sent gzipped to a client that"
-                        + " accepts gzip (Content-Encoding: " + encoding + ")");
-                measure(main, Report.PULSE_GZIP, "GET", "/api/pulse", main.seed.hotKey(), readers, "gzip");
-            }
-            for (int connections : options.connections()) {
-                if (options.wants("spend-hot")) {
-                    for (Subject subject : subjects) {
-                        measure(subject, "spend, hot account", "POST", "/api/tokens/spend/1",
-                                        subject.seed.hotKey(), connections)
-                                .runs()
-                                .forEach(run -> subject.countHot(run, connections));
-                    }
-                }
-            }
-            for (int connections : options.connections()) {
-                if (options.wants("spend-spread")) {
-                    for (Subject subject : subjects) {
-                        measure(subject, spreadName, "POST", "/api/tokens/spend/1",
-                                        subject.spreadKeysArgument(), connections)
-                                .runs()
-                                .forEach(run -> subject.countSpread(run, connections));
-                    }
-                }
-            }
-            for (int connections : options.connections()) {
-                if (options.wants("reserve-settle")) {
-                    reserveThenSettle(main, connections);
-                }
-            }
             if (options.wants("locked") && store.equals("postgresql")) {
                 lockedAccount(main);
             }
@@ -132,6 +95,56 @@ final class StoreRun {
                     subject.server.close();
                 }
             }
+        }
+    }
+
+    /**
+     * One round: every case once, each after its own unmeasured load; the yardstick of each ratio in the
+     * same round (GET /health/live first; naive pgbench after the spends on the same accounts; the spends
+     * before reserve+settle on the same accounts; the baseline jar right after this one).
+     */
+    private void round(List<Subject> subjects, Optional<Postgres> postgres, int round) throws Exception {
+        Subject main = subjects.getFirst();
+        int readers = options.connections().stream().max(Integer::compare).orElse(64);
+        if (options.wants("live")) {
+            measure(main, Report.LIVE, "GET", "/health/live", null, readers, round);
+        }
+        if (options.wants("balance")) {
+            measure(main, Report.BALANCE, "GET", "/api/tokens/balance", main.seed.hotKey(), readers, round);
+        }
+        if (options.wants("pulse")) {
+            measure(main, Report.PULSE, "GET", "/api/pulse", main.seed.hotKey(), readers, round);
+            if (round == 1) {
+                String encoding = main.server.pulseEncodingWhenGzipAccepted(main.seed.hotKey());
+                report.check(encoding.equals("gzip"), store + ": the pulse feed is sent gzipped to a client that"
+                        + " accepts gzip (Content-Encoding: " + encoding + ")");
+            }
+            measure(main, Report.PULSE_GZIP, "GET", "/api/pulse", main.seed.hotKey(), readers, "gzip", round);
+        }
+        for (int connections : options.connections()) {
+            for (boolean hot : List.of(true, false)) {
+                if (options.wants(hot ? "spend-hot" : "spend-spread")) {
+                    for (Subject subject : subjects) {
+                        String key = hot ? subject.seed.hotKey() : subject.spreadKeysArgument();
+                        Subject.Told told = hot ? subject.hotSpends : subject.spreadSpends;
+                        measure(subject, hot ? Report.SPEND_HOT : spreadName, "POST", "/api/tokens/spend/1", key,
+                                        connections, round)
+                                .runs()
+                                .forEach(run -> told.add(run.count(201), connections));
+                    }
+                }
+                if (options.wants("reserve-settle")) {
+                    for (Subject subject : subjects) {
+                        reserveThenSettle(subject, hot, connections, round);
+                    }
+                }
+                if (postgres.isPresent() && options.wants("naive")) {
+                    report.add(postgres.get().naive(hot ? "hot" : "spread", connections, folder, round));
+                }
+            }
+        }
+        if (options.wants("mixed")) {
+            mixed(main, readers, round);
         }
     }
 
@@ -178,7 +191,7 @@ final class StoreRun {
         for (Wrk.Run locked : List.of(runs.lockedBefore(), runs.lockedLocked())) {
             subject.countHot(locked, LockedAccount.LOCKED_CONNECTIONS);
         }
-        subject.hotSpent201++; // the spend that found the lock gone
+        subject.hotSpends.answered++; // the spend that found the lock gone
         LockedAccount.summary(runs).forEach(report::target);
         report.check(
                 runs.othersLocked().count(201) == runs.othersLocked().requests()
@@ -196,33 +209,77 @@ final class StoreRun {
     }
 
     /**
-     * Issue 15: reserve 10 then settle 7 on one account, reported in units of work (a reserve and its
-     * settle) per second, so that its ratio to the plain spend case shows what the second request costs.
+     * Reserve 10 then settle 7, on the hot account or over the spread accounts, in completed pairs (a
+     * reserve and its settle) per second, so that its ratio to the plain spends on the same accounts in the
+     * same round shows what the second request costs.
      */
-    private void reserveThenSettle(Subject subject, int connections) throws Exception {
+    private void reserveThenSettle(Subject subject, boolean hot, int connections, int round) throws Exception {
         Server server = subject.server;
+        String key = hot ? subject.seed.hotKey() : subject.spreadKeysArgument();
+        Subject.Told settles = hot ? subject.hotSettles : subject.spreadSettles;
+        if (options.caseWarmupSeconds() > 0) {
+            Wrk.Run settling = Wrk.run(folder.resolve("wrk.log"), "bench/reserve.lua", server.port(), "POST",
+                    "/api/tokens/reservations", key, connections, options.caseWarmupSeconds(), true);
+            settles.add(settling.count(200), connections);
+        }
         Map<String, Double> metricsBefore = server.metrics();
+        Cpu.Snapshot before = subject.cpu.snapshot();
         Wrk.Run run = Wrk.run(folder.resolve("wrk.log"), "bench/reserve.lua", server.port(), "POST",
-                "/api/tokens/reservations", subject.seed.reserveKey(), connections, options.seconds(), true);
+                "/api/tokens/reservations", key, connections, options.seconds(), true);
+        Cpu.Snapshot after = subject.cpu.snapshot();
         Map<String, Double> metricsAfter = server.metrics();
-        double unitsPerSecond = run.count(200) / (double) options.seconds();
+        settles.add(run.count(200), connections);
+        double pairsPerSecond = run.count(200) / run.seconds();
         report.add(new Result(
                 store,
-                Report.RESERVE_SETTLE,
+                subject.name(hot ? Report.RESERVE_HOT : Report.reserveSpread(options.accounts())),
                 connections,
-                unitsPerSecond,
+                pairsPerSecond,
                 run.p50Micros() / 1000.0,
                 run.p99Micros() / 1000.0,
                 server.procStatusKb("VmRSS"),
-                Double.NaN,
-                Double.NaN,
+                after.serverMicrosSince(before) / Math.max(1, run.count(200)),
+                after.databaseMicrosSince(before) / Math.max(1, run.count(200)),
                 run.statusText(),
                 batches(metricsBefore, metricsAfter),
-                OptionalLong.empty()));
+                OptionalLong.empty(),
+                round));
         report.check(
                 run.errors() == 0 && run.count(201) + run.count(200) == run.requests(),
-                store + ": every reserve answered 201 and every settle 200 at " + connections + " connections: "
+                store + subject.name("") + ": every reserve answered 201 and every settle 200 ("
+                        + (hot ? "hot account" : options.accounts() + " accounts") + ", round " + round + "): "
                         + run.statusText());
+    }
+
+    /** The mixed LLM-provider case ({@link MixedLoad}) on the mixed accounts, after its own unmeasured load. */
+    private void mixed(Subject subject, int connections, int round) throws Exception {
+        int port = subject.server.port();
+        if (options.caseWarmupSeconds() > 0) {
+            MixedLoad.run(port, subject.seed.mixedKeys(), connections, options.caseWarmupSeconds(), -round,
+                    subject.mixed);
+        }
+        Cpu.Snapshot before = subject.cpu.snapshot();
+        MixedLoad.Run run = MixedLoad.run(port, subject.seed.mixedKeys(), connections, options.seconds(), round,
+                subject.mixed);
+        Cpu.Snapshot after = subject.cpu.snapshot();
+        long rss = subject.server.procStatusKb("VmRSS");
+        long operations = run.latencies().get(MixedLoad.Kind.SETTLE).length
+                + run.latencies().get(MixedLoad.Kind.SPEND).length
+                + run.latencies().get(MixedLoad.Kind.BALANCE).length
+                + run.latencies().get(MixedLoad.Kind.REVERT).length;
+        report.add(new Result(store, Report.MIXED, connections, operations / run.seconds(),
+                Double.NaN, Double.NaN, rss,
+                after.serverMicrosSince(before) / Math.max(1, operations),
+                after.databaseMicrosSince(before) / Math.max(1, operations),
+                run.requests() + " requests" + (run.errors() > 0 ? ", socket-errors:" + run.errors() : ""),
+                "", OptionalLong.empty(), round));
+        for (MixedLoad.Kind kind : MixedLoad.Kind.values()) {
+            report.add(new Result(store, Report.mixedKind(kind), connections, run.perSecond(kind),
+                    run.percentileMicros(kind, 50) / 1000.0, run.percentileMicros(kind, 99) / 1000.0, rss,
+                    Double.NaN, Double.NaN, run.statusText(kind), "", OptionalLong.empty(), round));
+        }
+        report.check(run.allExpected(), store + ": mixed case, round " + round
+                + ": every reserve answered 201, settle 200, spend 201, balance 200, revert 200, no socket error");
     }
 
     /**
@@ -255,9 +312,10 @@ final class StoreRun {
         }
     }
 
-    private Measured measure(Subject subject, String name, String method, String path, String key, int connections)
+    private Measured measure(
+            Subject subject, String name, String method, String path, String key, int connections, int round)
             throws Exception {
-        return measure(subject, name, method, path, key, connections, "");
+        return measure(subject, name, method, path, key, connections, "", round);
     }
 
     /**
@@ -267,8 +325,8 @@ final class StoreRun {
      * PostgreSQL right after spends: 24,442/s in those 10 s, 28,562/s in the 10 s after).
      */
     private Measured measure(
-            Subject subject, String name, String method, String path, String key, int connections, String acceptEncoding)
-            throws Exception {
+            Subject subject, String name, String method, String path, String key, int connections, String acceptEncoding,
+            int round) throws Exception {
         boolean spends = method.equals("POST");
         Optional<Wrk.Run> settling = options.caseWarmupSeconds() > 0
                 ? Optional.of(wrk(subject, method, path, key, connections, options.caseWarmupSeconds(), spends,
@@ -293,7 +351,8 @@ final class StoreRun {
                 after.databaseMicrosSince(before) / run.requests(),
                 run.statusText(),
                 batches(metricsBefore, metricsAfter),
-                walFilesMade));
+                walFilesMade,
+                round));
         return new Measured(settling, run);
     }
 
@@ -315,34 +374,51 @@ final class StoreRun {
     }
 
     /**
-     * After the servers stopped: the jar's own {@code verify} finds every invariant holding, and each
-     * account lost exactly the spends whose 201 a client counted, plus at most one request per connection
-     * that was still in flight when wrk stopped (its answer was never read, but it may well have committed).
+     * After the servers stopped: the jar's own {@code verify} finds every invariant holding; on the hot
+     * account and on the spread accounts the ledger holds every spend (1 token) and settle (7 tokens) whose
+     * answer a client counted, plus at most one request per connection that was still in flight when wrk
+     * stopped (its answer was never read, but it may well have committed); and in each group of accounts,
+     * the mixed case's too, every granted token is in a balance, held, or spent and not reverted.
      */
     private void verify(Subject subject) throws Exception {
         String who = subject.name(store);
         Subject.Verdict verdict = subject.verify();
         report.check(verdict.passed(), who + ": `verify` passes (" + verdict.output().lines().reduce((a, b) -> b).orElse("") + ")");
         try (Database database = Seed.openAsIs(subject.url)) {
-            long[] spent = database.read(connection -> subject.seed.spent(connection));
-            long hotSpent = spent[0];
-            long spreadSpent = spent[1];
-            long spendings = spent[2];
-            report.check(
-                    hotSpent >= subject.hotSpent201 && hotSpent - subject.hotSpent201 <= subject.hotInFlightBound,
-                    String.format(
-                            "%s: hot account spent %d tokens; clients counted %d × 201 (+ ≤ %d in flight at stop)",
-                            who, hotSpent, subject.hotSpent201, subject.hotInFlightBound));
-            report.check(
-                    spreadSpent >= subject.spreadSpent201
-                            && spreadSpent - subject.spreadSpent201 <= subject.spreadInFlightBound,
-                    String.format(
-                            "%s: %d accounts spent %d tokens; clients counted %d × 201 (+ ≤ %d in flight at stop)",
-                            who, options.accounts(), spreadSpent, subject.spreadSpent201, subject.spreadInFlightBound));
-            report.check(
-                    spendings == hotSpent + spreadSpent,
-                    String.format("%s: %d spendings recorded for %d tokens spent at 1 token each", who, spendings,
-                            hotSpent + spreadSpent));
+            checkGroup(who, "hot account", database.read(c -> Seed.tally(c, Seed.HOT)), subject.hotSpends,
+                    subject.hotSettles);
+            checkGroup(who, options.accounts() + " accounts", database.read(c -> Seed.tally(c, Seed.SPREAD)),
+                    subject.spreadSpends, subject.spreadSettles);
+            if (options.wants("mixed") && !subject.baseline()) {
+                Seed.Tally mixed = database.read(c -> Seed.tally(c, Seed.MIXED));
+                MixedLoad.Told told = subject.mixed;
+                report.check(mixed.accountedFor() && mixed.granted() == mixed.accounts() * Bench.SPREAD_BALANCE,
+                        who + ": mixed case, " + mixed.accounts() + " accounts, tokens accounted for: "
+                                + mixed.equation());
+                report.check(mixed.spendings() == told.spendings.get() && mixed.spent() == told.spent.get()
+                                && mixed.reverted() == told.reverted.get() && mixed.held() == 0
+                                && told.unexpected.get() == 0,
+                        String.format(
+                                "%s: mixed case: the ledger holds the %d spendings (%d tokens) and %d tokens"
+                                        + " reverted the clients were told of, nothing still held: %d, %d, %d, held %d",
+                                who, told.spendings.get(), told.spent.get(), told.reverted.get(), mixed.spendings(),
+                                mixed.spent(), mixed.reverted(), mixed.held()));
+            }
         }
+    }
+
+    private void checkGroup(String who, String group, Seed.Tally tally, Subject.Told spends, Subject.Told settles) {
+        report.check(
+                spends.matches(tally.plainSpendings()) && settles.matches(tally.settled()),
+                String.format(
+                        "%s: %s: %d spends and %d settles in the ledger; clients counted %d × 201 and %d × 200"
+                                + " (+ ≤ %d and %d in flight at stop)",
+                        who, group, tally.plainSpendings(), tally.settled(), spends.answered, settles.answered,
+                        spends.inFlightBound, settles.inFlightBound));
+        report.check(
+                tally.accountedFor() && tally.spent() == tally.plainSpendings() + 7 * tally.settled()
+                        && tally.reverted() == 0,
+                String.format("%s: %s: tokens accounted for (%s), spendings of 1 token per spend and 7 per settle",
+                        who, group, tally.equation()));
     }
 }

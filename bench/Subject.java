@@ -18,10 +18,13 @@ final class Subject {
     Seed seed;
     Server server;
     Cpu cpu;
-    long hotSpent201;
-    long hotInFlightBound;
-    long spreadSpent201;
-    long spreadInFlightBound;
+    /** Plain spends (1 token) and settles (7 tokens) the clients were answered, per group of accounts. */
+    final Told hotSpends = new Told();
+    final Told hotSettles = new Told();
+    final Told spreadSpends = new Told();
+    final Told spreadSettles = new Told();
+    /** What the mixed case's clients were told. */
+    final MixedLoad.Told mixed = new MixedLoad.Told();
 
     Subject(String label, Path jar, String url, Optional<String> database) {
         this.label = label;
@@ -30,16 +33,33 @@ final class Subject {
         this.database = database;
     }
 
+    /**
+     * Requests of one kind that the clients saw succeed, and how many more may have landed unanswered
+     * (one per connection still in flight when wrk stopped).
+     */
+    static final class Told {
+        long answered;
+        long inFlightBound;
+
+        void add(long count, int connections) {
+            answered += count;
+            inFlightBound += connections;
+        }
+
+        /** The ledger holds every answered one, and at most the unanswered ones more. */
+        boolean matches(long inLedger) {
+            return inLedger >= answered && inLedger - answered <= inFlightBound;
+        }
+    }
+
     /** Adds a run's 201s on the hot account; up to {@code connections} more may have landed unanswered. */
     void countHot(Wrk.Run run, int connections) {
-        hotSpent201 += run.count(201);
-        hotInFlightBound += connections;
+        hotSpends.add(run.count(201), connections);
     }
 
     /** Adds a run's 201s on the spread accounts; up to {@code connections} more may have landed unanswered. */
     void countSpread(Wrk.Run run, int connections) {
-        spreadSpent201 += run.count(201);
-        spreadInFlightBound += connections;
+        spreadSpends.add(run.count(201), connections);
     }
 
     /** wrk's key argument that rotates over the spread accounts' keys. */

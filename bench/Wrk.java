@@ -80,6 +80,7 @@ final class Wrk {
                 + Long.parseLong(fields.get("write_errors"))
                 + Long.parseLong(fields.get("timeouts"));
         return new Run(
+                Double.parseDouble(fields.get("seconds")),
                 Double.parseDouble(fields.get("rps")),
                 Long.parseLong(fields.get("p50_us")),
                 Long.parseLong(fields.get("p99_us")),
@@ -92,6 +93,7 @@ final class Wrk {
 
     /** What wrk's script reported for one run. */
     record Run(
+            double seconds,
             double requestsPerSecond,
             long p50Micros,
             long p99Micros,

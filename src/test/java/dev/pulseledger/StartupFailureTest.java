@@ -3,6 +3,7 @@ package dev.pulseledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.pulseledger.app.StartedParts;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.support.LogCapture;
 import dev.pulseledger.support.TestNode;

@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * SQL that reads accounts and their ledger, and changes their plan and status. Accounts are opened and
- * credited through the ledger ({@code ledger.LedgerWriter}).
+ * credited through the ledger ({@code ledger.write.LedgerWriter}).
  */
 public final class AccountStore {
     /** The columns {@link #account(ResultSet)} reads, for queries elsewhere that return accounts. */

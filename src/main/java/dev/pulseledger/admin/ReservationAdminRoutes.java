@@ -5,9 +5,9 @@ import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.ledger.LedgerWriter;
-import dev.pulseledger.ledger.ReservationQueries;
-import dev.pulseledger.tokens.ReservationRoutes;
+import dev.pulseledger.ledger.read.ReservationQueries;
+import dev.pulseledger.ledger.web.ReservationRoutes;
+import dev.pulseledger.ledger.write.LedgerWriter;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 

@@ -43,8 +43,12 @@ public final class Settings {
                     MIN_ADMIN_KEY_LENGTH + " to " + MAX_ADMIN_KEY_LENGTH + " printable ASCII characters without spaces",
                     Settings::isAdminKey)),
             "The admin key; without one, the first start generates one and prints it once.");
-    public static final Setting<Boolean> DEMO =
-            declare("demo", Kind.bool(), "false", "Seeds a demo plan, account, caller key (printed) and services.");
+    public static final Setting<Boolean> DEMO = declare(
+            "demo",
+            Kind.bool(),
+            "false",
+            "Seeds a demo plan, account, caller key (printed), services, an incident and a maintenance;"
+                    + " serves the status page.");
     public static final Setting<Integer> DB_POOL_SIZE = declare(
             "db-pool-size",
             Kind.wholeNumber(2, 200),

@@ -7,16 +7,17 @@ import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyIssuer;
 import dev.pulseledger.keys.KeyStore;
-import dev.pulseledger.ledger.LedgerWriter;
-import dev.pulseledger.ledger.ReservationQueries;
-import dev.pulseledger.ledger.SpendingQueries;
-import dev.pulseledger.pulse.PulseFeed;
-import dev.pulseledger.pulse.ServiceStore;
-import dev.pulseledger.status.IncidentStore;
-import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.ledger.read.BalanceReader;
+import dev.pulseledger.ledger.read.LedgerHistory;
+import dev.pulseledger.ledger.read.ReservationQueries;
+import dev.pulseledger.ledger.read.SpendingQueries;
+import dev.pulseledger.ledger.write.LedgerWriter;
+import dev.pulseledger.status.groups.ServiceGroupStore;
+import dev.pulseledger.status.incidents.IncidentStore;
+import dev.pulseledger.status.incidents.MaintenanceStore;
+import dev.pulseledger.status.pulse.PulseFeed;
+import dev.pulseledger.status.services.ServiceStore;
 import dev.pulseledger.store.Database;
-import dev.pulseledger.tokens.BalanceReader;
-import dev.pulseledger.usage.LedgerHistory;
 import dev.pulseledger.webhooks.WebhookStore;
 import java.time.Clock;
 
@@ -90,7 +91,8 @@ public final class ConsoleRoutes {
                         view,
                         clock)
                 .register(routes, guard);
-        new ServicePages(stores.services(), stores.feed(), view, clock).register(routes, guard);
+        new ServicePages(stores.services(), new ServiceGroupStore(stores.database()), stores.feed(), view, clock)
+                .register(routes, guard);
         new PlanPages(stores.plans(), view, clock).register(routes, guard);
         new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
         new IncidentPages(stores.incidents(), stores.services(), stores.feed(), view, clock).register(routes, guard);

@@ -2,9 +2,9 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.console.ConsoleSessions.Session;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.pulse.Service;
-import dev.pulseledger.pulse.ServiceStatus;
-import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.status.services.Service;
+import dev.pulseledger.status.services.ServiceStatus;
+import dev.pulseledger.status.services.ServiceStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
-import dev.pulseledger.status.MaintenanceStore;
+import dev.pulseledger.status.incidents.MaintenanceStore;
 import io.helidon.webserver.http.ServerRequest;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +22,7 @@ import java.util.Optional;
  * A posted HTML form: the values of each field, read within limits, and the errors found in them,
  * each kept under its field's name so that the page shows it next to that field.
  */
-public final class Form {
+final class Form {
     /** Enough for a maintenance window's checkbox per service ({@link MaintenanceStore#MAX_SERVICES}). */
     private static final int MAX_FIELDS = MaintenanceStore.MAX_SERVICES + 50;
 
@@ -40,7 +40,7 @@ public final class Form {
         return new Form(Map.of());
     }
 
-    public static Form read(ServerRequest req) {
+    static Form read(ServerRequest req) {
         String body = new String(Requests.formBody(req), StandardCharsets.UTF_8);
         Map<String, List<String>> fields = new LinkedHashMap<>();
         if (!body.isEmpty()) {
@@ -67,13 +67,13 @@ public final class Form {
     }
 
     /** The field's first raw value, "" when absent. */
-    public String value(String name) {
+    String value(String name) {
         List<String> values = fields.getOrDefault(name, List.of());
         return values.isEmpty() ? "" : values.getFirst();
     }
 
     /** Every value the field was posted with, as checkboxes of one name send them; none when absent. */
-    public List<String> all(String name) {
+    List<String> all(String name) {
         return fields.getOrDefault(name, List.of());
     }
 

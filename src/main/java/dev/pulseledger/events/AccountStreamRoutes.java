@@ -7,7 +7,7 @@ import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Caller;
-import dev.pulseledger.usage.LedgerHistory;
+import dev.pulseledger.ledger.read.LedgerHistory;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Optional;

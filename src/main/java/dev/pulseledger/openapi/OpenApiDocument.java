@@ -34,6 +34,7 @@ public final class OpenApiDocument {
             "ratelimit",
             "console",
             "usage",
+            "status-plus",
             "subscribers");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");

@@ -1,5 +1,6 @@
 package dev.pulseledger.verify;
 
+import dev.pulseledger.ledger.read.LedgerVerifier;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.StoreException;
 import java.io.PrintWriter;

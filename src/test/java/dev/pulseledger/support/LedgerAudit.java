@@ -1,7 +1,7 @@
 package dev.pulseledger.support;
 
+import dev.pulseledger.ledger.read.LedgerVerifier;
 import dev.pulseledger.store.Database;
-import dev.pulseledger.verify.LedgerVerifier;
 import java.time.Duration;
 import java.util.List;
 

@@ -2,6 +2,7 @@ package dev.pulseledger.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pulseledger.ledger.write.IdempotencyCleaner;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.ScheduledSweep;
 import dev.pulseledger.support.Api;

@@ -1,7 +1,6 @@
 package dev.pulseledger.status.subscribers;
 
 import dev.pulseledger.config.MailAddresses;
-import dev.pulseledger.console.Form;
 import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageHeaders;
@@ -9,8 +8,8 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
-import dev.pulseledger.pulse.PulseFeed;
-import dev.pulseledger.pulse.Service;
+import dev.pulseledger.status.pulse.PulseFeed;
+import dev.pulseledger.status.services.Service;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -81,7 +80,9 @@ public final class SubscribeRoutes {
         }
         Request request;
         try {
-            request = form ? fromForm(Form.read(req)) : fromJson(JsonBody.parse(Requests.jsonBody(req), JSON_FIELDS));
+            request = form
+                    ? fromForm(FormFields.read(req))
+                    : fromJson(JsonBody.parse(Requests.jsonBody(req), JSON_FIELDS));
         } catch (ProblemException e) {
             if (!form || e.status() != 400) {
                 throw e;
@@ -117,7 +118,7 @@ public final class SubscribeRoutes {
         return new Request(email, choice(services));
     }
 
-    private Request fromForm(Form form) {
+    private Request fromForm(FormFields form) {
         String email = address(form.value("email").strip());
         List<String> services = form.all("services");
         if (services.size() > ServiceChoice.MAX_SERVICES) {
@@ -172,7 +173,7 @@ public final class SubscribeRoutes {
     }
 
     private void confirm(ServerRequest req, ServerResponse res) {
-        Form form = Form.read(req);
+        FormFields form = FormFields.read(req);
         Optional<String> token = token(req, Optional.of(form));
         Optional<String> hash = SubscriberTokens.hashOf(token);
         Instant now = clock.instant();
@@ -218,7 +219,7 @@ public final class SubscribeRoutes {
     }
 
     private void manage(ServerRequest req, ServerResponse res) {
-        Form form = Form.read(req);
+        FormFields form = FormFields.read(req);
         Optional<String> token = token(req, Optional.of(form));
         Optional<Subscriber> subscriber = subscriber(token, TokenPurpose.MANAGE);
         if (subscriber.isEmpty()) {
@@ -271,7 +272,7 @@ public final class SubscribeRoutes {
     /** RFC 8058's one-click POST (body {@code List-Unsubscribe=One-Click}) and the page's button alike. */
     private void unsubscribe(ServerRequest req, ServerResponse res) {
         // A mail client may post multipart/form-data; the token is in the query then, and the body is not needed.
-        Optional<Form> form = isForm(req) ? Optional.of(Form.read(req)) : Optional.empty();
+        Optional<FormFields> form = isForm(req) ? Optional.of(FormFields.read(req)) : Optional.empty();
         Optional<Subscriber> subscriber = subscriber(token(req, form), TokenPurpose.UNSUBSCRIBE);
         if (subscriber.isEmpty()) {
             html(res, 404, SubscriberPages.invalidLink(title));
@@ -286,7 +287,7 @@ public final class SubscribeRoutes {
     }
 
     /** The token of the link: in the query (as mails link it), else in the posted form. */
-    private static Optional<String> token(ServerRequest req, Optional<Form> form) {
+    private static Optional<String> token(ServerRequest req, Optional<FormFields> form) {
         Optional<String> query = Requests.query(req, "token");
         Optional<String> token =
                 query.isPresent() ? query : form.map(f -> f.value("token")).filter(t -> !t.isEmpty());

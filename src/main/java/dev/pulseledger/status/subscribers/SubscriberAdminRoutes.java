@@ -7,7 +7,7 @@ import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Secrets;
-import dev.pulseledger.pulse.ServiceStore;
+import dev.pulseledger.status.services.ServiceStore;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.webhooks.WebhookStore;
 import dev.pulseledger.webhooks.WebhookUrls;

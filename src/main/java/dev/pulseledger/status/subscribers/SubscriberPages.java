@@ -1,6 +1,6 @@
 package dev.pulseledger.status.subscribers;
 
-import dev.pulseledger.pulse.Service;
+import dev.pulseledger.status.services.Service;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

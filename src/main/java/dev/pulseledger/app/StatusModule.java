@@ -1,0 +1,75 @@
+package dev.pulseledger.app;
+
+import dev.pulseledger.admin.ServiceAdminRoutes;
+import dev.pulseledger.config.Config;
+import dev.pulseledger.config.Settings;
+import dev.pulseledger.events.Outbox;
+import dev.pulseledger.http.Access;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.status.admin.IncidentAdminRoutes;
+import dev.pulseledger.status.admin.MaintenanceAdminRoutes;
+import dev.pulseledger.status.admin.ServiceGroupAdminRoutes;
+import dev.pulseledger.status.admin.ServiceHistoryAdminRoutes;
+import dev.pulseledger.status.groups.ServiceGroupStore;
+import dev.pulseledger.status.history.StatusHistory;
+import dev.pulseledger.status.incidents.IncidentStore;
+import dev.pulseledger.status.incidents.MaintenanceScheduler;
+import dev.pulseledger.status.incidents.MaintenanceStore;
+import dev.pulseledger.status.incidents.NoticeSink;
+import dev.pulseledger.status.page.Branding;
+import dev.pulseledger.status.page.PageSection;
+import dev.pulseledger.status.page.StatusFeedRoutes;
+import dev.pulseledger.status.page.StatusPageRoutes;
+import dev.pulseledger.status.pulse.PulseFeed;
+import dev.pulseledger.status.pulse.PulseHistoryRoutes;
+import dev.pulseledger.status.pulse.PulseRoutes;
+import dev.pulseledger.status.services.ServiceStore;
+import java.time.Clock;
+
+/** Services, incidents, maintenance windows and their history; the pulse feed; the public status page. */
+public record StatusModule(
+        ServiceStore services,
+        ServiceGroupStore groups,
+        IncidentStore incidents,
+        MaintenanceStore maintenances,
+        StatusHistory history,
+        PulseFeed feed) {
+
+    public static StatusModule build(
+            Config config, DatabaseModule db, Outbox outbox, NoticeSink notices, Clock clock, StartedParts parts) {
+        ServiceStore services = new ServiceStore(db.main(), outbox);
+        IncidentStore incidents = new IncidentStore(db.main(), services, outbox, notices);
+        MaintenanceStore maintenances = new MaintenanceStore(db.main(), services, outbox, notices);
+        StatusHistory history = new StatusHistory(db.main());
+        ServiceGroupStore groups = new ServiceGroupStore(db.main());
+        PulseFeed feed = new PulseFeed(services, groups, incidents, maintenances);
+        MaintenanceScheduler scheduler = parts.add(
+                "maintenance scheduler",
+                new MaintenanceScheduler(maintenances, clock, config.events().pollInterval(), feed::invalidate));
+        parts.startLater("maintenance scheduler", scheduler::start);
+        return new StatusModule(services, groups, incidents, maintenances, history, feed);
+    }
+
+    public void registerPulse(RouteTable routes, Access access) {
+        new PulseRoutes(access, feed).register(routes);
+    }
+
+    public void registerAdmin(RouteTable routes, Access access, Clock clock) {
+        new ServiceAdminRoutes(services, groups, feed, clock).register(routes);
+        new ServiceGroupAdminRoutes(groups, feed, clock).register(routes);
+        new ServiceHistoryAdminRoutes(history, services).register(routes);
+        new IncidentAdminRoutes(incidents, feed, clock).register(routes);
+        new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
+        new PulseHistoryRoutes(access, incidents, history, feed, clock).register(routes);
+    }
+
+    /** The public status page and its feeds, when the node serves them. */
+    public void registerPage(RouteTable routes, Config config, Clock clock, PageSection subscribeForm) {
+        if (StartBanner.servesStatusPage(config)) {
+            Branding branding =
+                    new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
+            new StatusPageRoutes(feed, incidents, history, clock, branding, subscribeForm).register(routes);
+            new StatusFeedRoutes(feed, incidents, maintenances, clock, branding).register(routes);
+        }
+    }
+}

@@ -1,8 +1,0 @@
-package dev.pulseledger.ledger;
-
-/** What became of bringing an account up to date. */
-public sealed interface TouchResult extends LedgerOutcome {
-    record Touched(long balance) implements TouchResult {}
-
-    record AccountNotFound() implements TouchResult {}
-}

@@ -1,0 +1,90 @@
+package dev.pulseledger.ledger.core;
+
+import dev.pulseledger.accounts.Account;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/** One queued change of token accounts, decided by {@link LedgerCore} in queue order within a batch. */
+public sealed interface LedgerCommand {
+    String accountId();
+
+    /**
+     * Spend, with its spending id chosen before the first attempt so that a retry after an
+     * ambiguous commit can tell whether the first attempt landed.
+     */
+    record Spend(SpendRequest request, String spendingId) implements LedgerCommand {
+        @Override
+        public String accountId() {
+            return request.accountId();
+        }
+    }
+
+    /**
+     * Revert {@code amount} tokens of one spending of the account, or all that is left of it when no
+     * amount is given.
+     */
+    record Revert(String accountId, String spendingId, Optional<Long> amount, Optional<String> idempotencyKey)
+            implements LedgerCommand {
+        public Revert {
+            if (amount.isPresent() && amount.get() < 1) {
+                throw new IllegalArgumentException("A partial revert must be positive: " + amount.get());
+            }
+        }
+
+        /** The whole revert: everything that is left. */
+        public Revert(String accountId, String spendingId) {
+            this(accountId, spendingId, Optional.empty(), Optional.empty());
+        }
+    }
+
+    /**
+     * Hold {@code amount} tokens for {@code lifetime}, under the reservation id chosen before the first
+     * attempt so that a retry after an ambiguous commit can tell whether the first attempt landed.
+     */
+    record Reserve(
+            String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey, String reservationId)
+            implements LedgerCommand {
+        public Reserve {
+            if (amount < SpendRequest.MIN_AMOUNT || amount > SpendRequest.MAX_AMOUNT || !lifetime.isPositive()) {
+                throw new IllegalArgumentException("A reservation needs a positive amount and lifetime");
+            }
+        }
+    }
+
+    /**
+     * Settle a reservation for {@code amount} (all it holds when empty); {@code spendingId} names the
+     * spending the settle makes.
+     */
+    record Settle(String accountId, String reservationId, Optional<Long> amount, String spendingId)
+            implements LedgerCommand {}
+
+    /** Return everything a reservation holds. */
+    record Release(String accountId, String reservationId) implements LedgerCommand {}
+
+    /**
+     * An operator grants tokens, which expire at {@code expiresAt} if given; {@code reason} goes on the
+     * ledger line.
+     */
+    record Credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) implements LedgerCommand {
+        public Credit {
+            if (amount <= 0) {
+                throw new IllegalArgumentException("A credit must be positive: " + amount);
+            }
+        }
+    }
+
+    /** Move the account to another plan: a new period starts at once (CONTRACT §7). */
+    record ChangePlan(String accountId, String planId) implements LedgerCommand {}
+
+    /** Bring the account up to date: renew its period and expire its grants when they are due. */
+    record Touch(String accountId) implements LedgerCommand {}
+
+    /** Create an account on an existing plan, with {@code balance} as its opening credit. */
+    record Open(Account account) implements LedgerCommand {
+        @Override
+        public String accountId() {
+            return account.id();
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package dev.pulseledger.ledger.core;
+
+/** The outcome of one {@link LedgerCommand}. */
+public sealed interface LedgerOutcome
+        permits SpendResult,
+                RevertResult,
+                CreditResult,
+                OpenResult,
+                PlanChangeResult,
+                TouchResult,
+                ReserveResult,
+                SettleResult,
+                ReleaseResult {}

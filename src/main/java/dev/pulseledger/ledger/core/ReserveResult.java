@@ -1,0 +1,16 @@
+package dev.pulseledger.ledger.core;
+
+/** What became of a request to hold tokens. */
+public sealed interface ReserveResult extends LedgerOutcome {
+    /** The tokens are held; {@code balance} is what remained right after. */
+    record Reserved(Reservation reservation, long balance, boolean replayed) implements ReserveResult {}
+
+    /** The balance was below the amount; nothing is held. */
+    record InsufficientBalance(long balance, long required, boolean replayed) implements ReserveResult {}
+
+    /** The idempotency key was first used for another request. */
+    record IdempotencyKeyReused() implements ReserveResult {}
+
+    /** A request with the same idempotency key is still being handled. */
+    record IdempotencyKeyInUse() implements ReserveResult {}
+}

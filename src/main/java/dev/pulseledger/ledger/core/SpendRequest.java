@@ -1,0 +1,15 @@
+package dev.pulseledger.ledger.core;
+
+import java.util.Optional;
+
+/** A caller's wish to spend {@code amount} tokens, optionally under an idempotency key. */
+public record SpendRequest(String accountId, long amount, Optional<String> idempotencyKey) {
+    public static final long MIN_AMOUNT = 1;
+    public static final long MAX_AMOUNT = 1_000_000_000;
+
+    public SpendRequest {
+        if (amount < MIN_AMOUNT || amount > MAX_AMOUNT) {
+            throw new IllegalArgumentException("amount out of range: " + amount);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.pulseledger.ledger.core;
+
+/** What became of a spend request. */
+public sealed interface SpendResult extends LedgerOutcome {
+    /** Tokens were taken; {@code balance} is what remained right after. */
+    record Spent(Spending spending, long balance, boolean replayed) implements SpendResult {}
+
+    /** The balance was below the amount; nothing changed. */
+    record InsufficientBalance(long balance, long required, boolean replayed) implements SpendResult {}
+
+    /** The idempotency key was first used with a different amount. */
+    record IdempotencyKeyReused(long firstAmount) implements SpendResult {}
+
+    /** A request with the same idempotency key is still being handled. */
+    record IdempotencyKeyInUse() implements SpendResult {}
+}

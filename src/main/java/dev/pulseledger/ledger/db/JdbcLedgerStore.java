@@ -1,0 +1,517 @@
+package dev.pulseledger.ledger.db;
+
+import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.Period;
+import dev.pulseledger.accounts.PlanPeriod;
+import dev.pulseledger.events.Outbox;
+import dev.pulseledger.keys.AccessChange;
+import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.ledger.core.Allocation;
+import dev.pulseledger.ledger.core.ChangeSet;
+import dev.pulseledger.ledger.core.ChangeSet.AccountPeriod;
+import dev.pulseledger.ledger.core.Decision;
+import dev.pulseledger.ledger.core.Grant;
+import dev.pulseledger.ledger.core.IdempotencyRecord;
+import dev.pulseledger.ledger.core.LedgerState;
+import dev.pulseledger.ledger.core.LedgerState.AccountState;
+import dev.pulseledger.ledger.core.LedgerState.IdempotencyScope;
+import dev.pulseledger.ledger.core.PlanTerms;
+import dev.pulseledger.ledger.core.Reservation;
+import dev.pulseledger.ledger.core.Spending;
+import dev.pulseledger.ledger.core.StateQuery;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Rows;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The part of a ledger round that is the same SQL on every database: reading spendings with their
+ * grants, plans and idempotency records, inserting new accounts, and the rarer writes (periods,
+ * reverts, idempotency records, events). Locking accounts with their live grants and writing
+ * balances, spendings, grants and ledger lines differ per database.
+ */
+abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLedgerStore, SqliteLedgerStore {
+    /** An account with its plan's terms. */
+    static final String LOCKED_COLUMNS = "SELECT a.id, a.balance,"
+            + " COALESCE(a.low_balance_threshold, p.low_balance_threshold) AS threshold,"
+            + " a.plan_id, p.allowance, p.period, p.rollover,"
+            + " a.period_anchor, a.period_start, a.period_end, a.period_granted, a.due_at, a.last_line_at"
+            + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
+
+    /**
+     * The grants with tokens left, through the index on {@code grants.live} (PostgreSQL V100, SQLite V180),
+     * which a spend's update of {@code remaining} leaves alone. Read by a statement of its own once the
+     * accounts are locked: on PostgreSQL a statement that waits for a row lock re-reads the locked row but
+     * not the rows it joined, which another round may have changed meanwhile.
+     */
+    static final String LIVE_GRANTS = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.live";
+
+    private static final String SELECT_SPENDING =
+            "SELECT " + SpendingRows.COLUMNS + ", grant_id FROM spendings WHERE id = ?";
+    private static final String SELECT_ALLOCATIONS =
+            "SELECT spending_id, grant_id, amount, returned FROM spending_grants WHERE spending_id = ?";
+    private static final String SELECT_GRANT = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.id = ?";
+    private static final String SELECT_SPEND_BALANCE =
+            "SELECT balance_after FROM ledger_entries WHERE spending_id = ? AND kind = 'spend'";
+    private static final String SELECT_IDEMPOTENCY =
+            "SELECT amount, outcome, spending_id, balance, created_at, detail FROM idempotency_keys"
+                    + " WHERE account_id = ? AND key = ?";
+    private static final String SELECT_PLAN = "SELECT id, allowance, period, rollover FROM plans WHERE id = ?";
+    private static final String INSERT_ACCOUNT =
+            "INSERT INTO accounts (id, name, plan_id, balance, status, created_at, period_anchor, due_at)"
+                    + " VALUES (?, ?, ?, 0, ?, ?, ?, ?)";
+    private static final String UPDATE_PERIOD = "UPDATE accounts SET plan_id = ?, period_anchor = ?,"
+            + " period_start = ?, period_end = ?, period_granted = ?, due_at = ? WHERE id = ?";
+    private static final String MARK_REVERTED = "UPDATE spendings SET status = ?, reverted_amount = ?, reverted_at = ?"
+            + " WHERE id = ? AND reverted_amount < ?";
+    private static final String RETURN_ALLOCATION =
+            "UPDATE spending_grants SET returned = ? WHERE spending_id = ? AND grant_id = ?";
+    private static final String INSERT_IDEMPOTENCY =
+            "INSERT INTO idempotency_keys (account_id, key, amount, outcome, spending_id, balance,"
+                    + " created_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+    private final Database database;
+    private final Outbox outbox;
+    private final AccessChangeLog accessChanges;
+
+    JdbcLedgerStore(Database database, Outbox outbox, AccessChangeLog accessChanges) {
+        this.database = database;
+        this.outbox = outbox;
+        this.accessChanges = accessChanges;
+    }
+
+    @Override
+    public final Decision round(StateQuery query, Duration lockWait, Function<LedgerState, Decision> decide) {
+        return database.inTransaction(connection -> {
+            Set<String> paidByOneGrant = new HashSet<>();
+            LedgerState state = read(connection, query, lockWait, paidByOneGrant);
+            Decision decision = decide.apply(state);
+            write(connection, decision.changes(), paidByOneGrant);
+            return decision;
+        });
+    }
+
+    /**
+     * Locks the accounts (until the transaction ends) and reads them, through {@link #readAccounts}, then
+     * their live grants, through {@link #readGrants}; waits at most {@code lockWait} for a lock held
+     * elsewhere, and with zero waits for none (see {@link LedgerStore#round}).
+     *
+     * @throws AccountsBusyException when {@code lockWait} is zero and some of them were locked elsewhere
+     */
+    abstract Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
+            throws SQLException;
+
+    /**
+     * Writes the new balances, spendings, grants, allocations and the ledger lines. When {@code endsRound},
+     * nothing is written after them, and a store whose every statement is a round trip (PostgreSQL) may
+     * commit with the same message; {@link Connection#commit()} then finds nothing left to do.
+     */
+    abstract void writeCommonChanges(Connection connection, ChangeSet changes, boolean endsRound) throws SQLException;
+
+    /** An account as locked, with the grants read so far. */
+    record LockedAccount(AccountState account, List<Grant> grants) {}
+
+    /** Reads rows of {@link #LOCKED_COLUMNS}. */
+    static void readAccounts(ResultSet rs, Map<String, LockedAccount> accounts) throws SQLException {
+        try (rs) {
+            while (rs.next()) {
+                accounts.put(rs.getString("id"), new LockedAccount(account(rs), new ArrayList<>()));
+            }
+        }
+    }
+
+    /** Reads rows of {@link #LIVE_GRANTS} into their accounts. */
+    static void readGrants(ResultSet rs, Map<String, LockedAccount> accounts) throws SQLException {
+        try (rs) {
+            while (rs.next()) {
+                Grant grant = GrantRows.grant(rs).orElseThrow();
+                // An account asked for but not locked (none such, or made since) is not decided on.
+                LockedAccount owner = accounts.get(grant.accountId());
+                if (owner != null) {
+                    owner.grants().add(grant);
+                }
+            }
+        }
+    }
+
+    private static AccountState account(ResultSet rs) throws SQLException {
+        Optional<Instant> start = Rows.optionalInstant(rs, "period_start");
+        Optional<Instant> end = Rows.optionalInstant(rs, "period_end");
+        return new AccountState(
+                rs.getString("id"),
+                rs.getLong("balance"),
+                Rows.optionalLong(rs, "threshold"),
+                new PlanTerms(
+                        rs.getString("plan_id"),
+                        rs.getLong("allowance"),
+                        PlanPeriod.fromWire(rs.getString("period")).orElseThrow(),
+                        rs.getLong("rollover")),
+                Rows.instant(rs, "period_anchor"),
+                start.isPresent() && end.isPresent()
+                        ? Optional.of(new Period(start.get(), end.get()))
+                        : Optional.empty(),
+                rs.getLong("period_granted"),
+                Rows.instant(rs, "due_at"),
+                Rows.optionalInstant(rs, "last_line_at"),
+                List.of());
+    }
+
+    /**
+     * Reads what the round decides on; the spendings it reads that name the one grant that paid them
+     * (V160) go into {@code paidByOneGrant}, whose returns are kept in the spending's own row.
+     */
+    private LedgerState read(Connection connection, StateQuery query, Duration lockWait, Set<String> paidByOneGrant)
+            throws SQLException {
+        Map<String, LockedAccount> locked = lockAccounts(connection, query.accountIds(), lockWait);
+        Map<String, Spending> spendings = new HashMap<>();
+        Map<String, List<Allocation>> allocations = new HashMap<>();
+        Map<String, Long> landedSpendBalances = new HashMap<>();
+        if (!query.spendingIds().isEmpty()) {
+            readSpendings(connection, query, spendings, allocations, paidByOneGrant);
+        }
+        Map<String, Reservation> reservations = new HashMap<>();
+        Map<String, Instant> holdsDueAfter = new HashMap<>();
+        List<String> dueAccounts = locked.values().stream()
+                .map(LockedAccount::account)
+                .filter(a -> !a.dueAt().isAfter(query.now()))
+                .map(AccountState::id)
+                .toList();
+        if (!query.reservationIds().isEmpty() || !dueAccounts.isEmpty()) {
+            ReservationRows.read(
+                    connection,
+                    query.reservationIds(),
+                    dueAccounts,
+                    query.now(),
+                    reservations,
+                    holdsDueAfter,
+                    allocations);
+        }
+        if (!allocations.isEmpty()) {
+            readReturnedGrants(connection, locked, allocations);
+        }
+        if (query.landedSpends()) {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_SPEND_BALANCE)) {
+                for (String id : spendings.keySet()) {
+                    ps.setString(1, id);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            landedSpendBalances.put(id, rs.getLong(1));
+                        }
+                    }
+                }
+            }
+        }
+        Map<String, AccountState> accounts = new LinkedHashMap<>();
+        locked.forEach((id, account) -> accounts.put(id, account.account().withGrants(account.grants())));
+        return new LedgerState(
+                accounts,
+                spendings,
+                allocations,
+                idempotencyRecords(connection, query),
+                landedSpendBalances,
+                plans(connection, query),
+                reservations,
+                holdsDueAfter);
+    }
+
+    private static void readSpendings(
+            Connection connection,
+            StateQuery query,
+            Map<String, Spending> spendings,
+            Map<String, List<Allocation>> allocations,
+            Set<String> paidByOneGrant)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_SPENDING)) {
+            for (String id : query.spendingIds()) {
+                ps.setString(1, id);
+                Spending spending;
+                @Nullable String soleGrant;
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        continue;
+                    }
+                    spending = SpendingRows.spending(rs);
+                    soleGrant = rs.getString("grant_id");
+                }
+                spendings.put(id, spending);
+                if (soleGrant == null) {
+                    allocations.put(id, allocations(connection, id));
+                } else {
+                    paidByOneGrant.add(id);
+                    allocations.put(
+                            id, List.of(new Allocation(id, soleGrant, spending.amount(), spending.revertedAmount())));
+                }
+            }
+        }
+    }
+
+    /** What the spending or reservation {@code id} drew from each grant. */
+    static List<Allocation> allocations(Connection connection, String id) throws SQLException {
+        try (PreparedStatement drawn = connection.prepareStatement(SELECT_ALLOCATIONS)) {
+            drawn.setString(1, id);
+            List<Allocation> list = new ArrayList<>();
+            try (ResultSet rs = drawn.executeQuery()) {
+                while (rs.next()) {
+                    list.add(new Allocation(
+                            rs.getString("spending_id"),
+                            rs.getString("grant_id"),
+                            rs.getLong("amount"),
+                            rs.getLong("returned")));
+                }
+            }
+            return list;
+        }
+    }
+
+    /** Reads the grants a revert may return tokens to that the lock did not read (spent or expired ones). */
+    private static void readReturnedGrants(
+            Connection connection, Map<String, LockedAccount> locked, Map<String, List<Allocation>> allocations)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_GRANT)) {
+            for (List<Allocation> list : allocations.values()) {
+                for (Allocation allocation : list) {
+                    boolean known = locked.values().stream()
+                            .anyMatch(a -> a.grants().stream().anyMatch(g -> g.id().equals(allocation.grantId())));
+                    if (known) {
+                        continue;
+                    }
+                    ps.setString(1, allocation.grantId());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            Grant grant = GrantRows.grant(rs).orElseThrow();
+                            LockedAccount owner = locked.get(grant.accountId());
+                            if (owner != null) {
+                                owner.grants().add(grant);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static Map<IdempotencyScope, IdempotencyRecord> idempotencyRecords(Connection connection, StateQuery query)
+            throws SQLException {
+        Map<IdempotencyScope, IdempotencyRecord> records = new HashMap<>();
+        if (query.idempotencyScopes().isEmpty()) {
+            return records;
+        }
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_IDEMPOTENCY)) {
+            for (IdempotencyScope scope : query.idempotencyScopes()) {
+                ps.setString(1, scope.accountId());
+                ps.setString(2, scope.key());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        records.put(
+                                scope,
+                                new IdempotencyRecord(
+                                        scope.accountId(),
+                                        scope.key(),
+                                        rs.getLong("amount"),
+                                        rs.getString("outcome"),
+                                        Optional.ofNullable(rs.getString("spending_id")),
+                                        rs.getLong("balance"),
+                                        Rows.instant(rs, "created_at"),
+                                        rs.getLong("detail")));
+                    }
+                }
+            }
+        }
+        return records;
+    }
+
+    private static Map<String, PlanTerms> plans(Connection connection, StateQuery query) throws SQLException {
+        Map<String, PlanTerms> plans = new HashMap<>();
+        if (query.planIds().isEmpty()) {
+            return plans;
+        }
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_PLAN)) {
+            for (String id : query.planIds()) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        plans.put(
+                                id,
+                                new PlanTerms(
+                                        id,
+                                        rs.getLong("allowance"),
+                                        PlanPeriod.fromWire(rs.getString("period"))
+                                                .orElseThrow(),
+                                        rs.getLong("rollover")));
+                    }
+                }
+            }
+        }
+        return plans;
+    }
+
+    private void write(Connection connection, ChangeSet changes, Set<String> paidByOneGrant) throws SQLException {
+        if (!changes.newAccounts().isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_ACCOUNT)) {
+                for (Account account : changes.newAccounts()) {
+                    ps.setString(1, account.id());
+                    ps.setString(2, account.name());
+                    ps.setString(3, account.planId());
+                    ps.setString(4, account.status().wire());
+                    ps.setLong(5, account.createdAt().toEpochMilli());
+                    ps.setLong(6, account.createdAt().toEpochMilli());
+                    ps.setLong(7, account.createdAt().toEpochMilli());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        // Before the common changes, so that these can end the round of a spend with a key too.
+        insertIdempotencyRecords(connection, changes.idempotencyRecords());
+        List<Spending> reverted = Stream.concat(
+                        changes.newSpendings().stream().filter(s -> s.revertedAmount() > 0),
+                        changes.revertedSpendings().stream())
+                .toList();
+        // A spending paid by one grant keeps what it returned as its reverted amount, written below.
+        List<Allocation> returned = changes.returnedAllocations().stream()
+                .filter(a -> !paidByOneGrant.contains(a.spendingId()))
+                .toList();
+        // When nothing follows them, the common changes may commit the round (PostgreSQL): then no statement,
+        // and no check that could throw, may come after them.
+        boolean endsRound = changes.periods().isEmpty()
+                && reverted.isEmpty()
+                && !ReservationRows.writes(changes)
+                && returned.isEmpty()
+                && changes.events().isEmpty();
+        writeCommonChanges(connection, changes, endsRound);
+        if (!changes.periods().isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
+                for (AccountPeriod period : changes.periods()) {
+                    ps.setString(1, period.planId());
+                    ps.setLong(2, period.anchor().toEpochMilli());
+                    Rows.setOptionalInstant(ps, 3, period.period().map(Period::start));
+                    Rows.setOptionalInstant(ps, 4, period.period().map(Period::end));
+                    ps.setLong(5, period.periodGranted());
+                    ps.setLong(6, period.dueAt().toEpochMilli());
+                    ps.setString(7, period.accountId());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        for (AccountPeriod period : changes.periods()) {
+            if (period.planChanged()) {
+                // The plan decides the keys' rate limit, which every node caches.
+                accessChanges.append(connection, AccessChange.Kind.ACCOUNT, period.accountId());
+            }
+        }
+        if (!reverted.isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
+                for (Spending spending : reverted) {
+                    ps.setString(1, status(spending));
+                    ps.setLong(2, spending.revertedAmount());
+                    ps.setLong(3, spending.revertedAt().orElseThrow().toEpochMilli());
+                    ps.setString(4, spending.id());
+                    ps.setLong(5, spending.revertedAmount());
+                    ps.addBatch();
+                }
+                requireEachChangedOneRow(ps.executeBatch());
+            }
+        }
+        ReservationRows.write(connection, changes);
+        if (!returned.isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(RETURN_ALLOCATION)) {
+                for (Allocation allocation : returned) {
+                    ps.setLong(1, allocation.returned());
+                    ps.setString(2, allocation.spendingId());
+                    ps.setString(3, allocation.grantId());
+                    ps.addBatch();
+                }
+                requireEachChangedOneRow(ps.executeBatch());
+            }
+        }
+        outbox.append(connection, changes.events(), changes.at());
+    }
+
+    private static void insertIdempotencyRecords(Connection connection, List<IdempotencyRecord> records)
+            throws SQLException {
+        if (records.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
+            for (IdempotencyRecord record : records) {
+                ps.setString(1, record.accountId());
+                ps.setString(2, record.key());
+                ps.setLong(3, record.amount());
+                ps.setString(4, record.outcome());
+                ps.setString(5, record.subjectId().orElse(null));
+                ps.setLong(6, record.balance());
+                ps.setLong(7, record.createdAt().toEpochMilli());
+                ps.setLong(8, record.detail());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /**
+     * The account locks make every decision final, so a write that misses its row is a bug: fail
+     * the round rather than commit a refund whose spending did not change.
+     */
+    private static void requireEachChangedOneRow(int[] counts) {
+        for (int count : counts) {
+            if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
+                throw new IllegalStateException("A ledger round changed a row that was not as it had read it");
+            }
+        }
+    }
+
+    /**
+     * The new spendings' draws as the stores write them: a spending paid by one grant names it in its
+     * own row ({@code soleGrants}, by spending id); every other draw is an allocation row.
+     */
+    record NewDraws(Map<String, String> soleGrants, List<Allocation> rows) {
+        static NewDraws of(ChangeSet changes) {
+            Map<String, Integer> draws = new HashMap<>();
+            changes.newAllocations().forEach(a -> draws.merge(a.spendingId(), 1, Integer::sum));
+            Set<String> newSpendings = new HashSet<>();
+            changes.newSpendings().forEach(s -> newSpendings.add(s.id()));
+            Map<String, String> sole = new HashMap<>();
+            List<Allocation> rows = new ArrayList<>();
+            for (Allocation allocation : changes.newAllocations()) {
+                String spending = allocation.spendingId();
+                if (newSpendings.contains(spending) && draws.getOrDefault(spending, 0) == 1) {
+                    sole.put(spending, allocation.grantId());
+                } else {
+                    rows.add(allocation);
+                }
+            }
+            return new NewDraws(sole, rows);
+        }
+
+        @Nullable
+        String soleGrant(Spending spending) {
+            return soleGrants.get(spending.id());
+        }
+    }
+
+    static String status(Spending spending) {
+        return spending.reverted() ? "reverted" : "active";
+    }
+
+    static @Nullable Long epochMillis(Optional<Instant> instant) {
+        return instant.map(Instant::toEpochMilli).orElse(null);
+    }
+}

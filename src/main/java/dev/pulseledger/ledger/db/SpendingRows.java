@@ -1,0 +1,24 @@
+package dev.pulseledger.ledger.db;
+
+import dev.pulseledger.ledger.core.Spending;
+import dev.pulseledger.store.Rows;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** The columns of a spending and the spending they read back, for the store and for readers. */
+public final class SpendingRows {
+    public static final String COLUMNS =
+            "seq, id, account_id, amount, status, reverted_amount, created_at, reverted_at";
+
+    private SpendingRows() {}
+
+    public static Spending spending(ResultSet rs) throws SQLException {
+        return new Spending(
+                rs.getString("id"),
+                rs.getString("account_id"),
+                rs.getLong("amount"),
+                rs.getLong("reverted_amount"),
+                Rows.instant(rs, "created_at"),
+                Rows.optionalInstant(rs, "reverted_at"));
+    }
+}

@@ -1,0 +1,171 @@
+package dev.pulseledger.ledger.read;
+
+import dev.pulseledger.accounts.Period;
+import dev.pulseledger.http.Json;
+import dev.pulseledger.ledger.web.TokenJson;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.DatabaseUnavailableException;
+import dev.pulseledger.store.Dialect;
+import dev.pulseledger.store.MicroBatcher;
+import dev.pulseledger.store.MicroBatcher.Job;
+import dev.pulseledger.store.PgArrays;
+import dev.pulseledger.store.Rows;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Exact balance reads, with the breakdown by grant and the JSON body that shows it. On PostgreSQL
+ * concurrent reads are gathered like spends: one thread drains the waiting reads and answers them all
+ * with one query, instead of a round trip per request. Each read still sees every commit that finished
+ * before it was asked, because the query starts after the read was queued. SQLite answers in-process,
+ * and there this node is the only writer (docs/OPERATIONS.md): a read is kept and served again until
+ * any write transaction of this process ends ({@link Database#writesEnded()}), which happens before a
+ * write's caller hears of it, so a kept read is what a query would return now.
+ */
+public final class BalanceReader implements AutoCloseable {
+    private static final String COLUMNS = "SELECT a.id, a.balance, a.period_start, a.period_end, a.period_granted,"
+            + " a.due_at, g.kind, g.remaining, g.expires_at,"
+            + " (SELECT COALESCE(SUM(r.amount), 0) FROM reservations r WHERE r.account_id = a.id"
+            + " AND r.status = 'held') AS held FROM accounts a";
+    /** The account with its live grants, through their index on {@code grants.live}. */
+    private static final String WITH_LIVE_GRANTS = COLUMNS + " LEFT JOIN grants g ON g.account_id = a.id AND g.live";
+
+    private static final String SELECT_ONE = WITH_LIVE_GRANTS + " WHERE a.id = ?";
+    /**
+     * PostgreSQL only, for a batch of more than one account. PostgreSQL plans a statement with an array
+     * afresh each time (the plan for the array's real length looks cheaper than a kept one), so a batch
+     * of one account, the usual batch of a busy caller, takes {@link #SELECT_ONE}, whose plan is kept.
+     */
+    private static final String SELECT_MANY = WITH_LIVE_GRANTS + " WHERE a.id = ANY (?)";
+
+    private static final int MAX_QUEUE_LENGTH = 10_000;
+    private static final int MAX_BATCH_SIZE = 256;
+    /** SQLite: at most this many accounts' reads are kept between two writes. */
+    private static final int MAX_KEPT = 10_000;
+
+    /** An account's balance view and the body of {@code GET /api/tokens/balance} that shows it. */
+    @SuppressWarnings("ArrayRecordComponent") // the body is sent as is, never compared or changed
+    public record Balance(BalanceView view, byte[] json) {
+        static Balance of(BalanceView view) {
+            return new Balance(view, Json.bytes(TokenJson.balance(view)));
+        }
+    }
+
+    /** SQLite: the reads made since {@code writesEnded} was the count of writes ended, by account. */
+    private record Kept(long writesEnded, Map<String, Balance> balances) {}
+
+    private final Database database;
+    private final Optional<MicroBatcher<String, Optional<Balance>>> batcher;
+    private volatile Kept kept = new Kept(-1, Map.of());
+
+    public BalanceReader(Database database, Duration maxWait) {
+        this.database = database;
+        this.batcher = database.dialect() == Dialect.POSTGRESQL
+                ? Optional.of(new MicroBatcher<>(
+                        "balance-reader",
+                        new MicroBatcher.Limits(MAX_QUEUE_LENGTH, MAX_BATCH_SIZE, maxWait),
+                        this::readBatch,
+                        () -> new DatabaseUnavailableException("A balance read did not finish in time", null)))
+                : Optional.empty();
+    }
+
+    /** The account's balance as committed now, or empty when there is no such account. */
+    public Optional<BalanceView> balance(String accountId) {
+        return read(accountId).map(Balance::view);
+    }
+
+    /** As {@link #balance(String)}, with the JSON body. */
+    public Optional<Balance> read(String accountId) {
+        if (batcher.isPresent()) {
+            return batcher.get().submit(accountId);
+        }
+        long writesEnded = Database.writesEnded();
+        Kept current = kept;
+        if (current.writesEnded() == writesEnded) {
+            Balance balance = current.balances().get(accountId);
+            if (balance != null) {
+                return Optional.of(balance);
+            }
+        } else {
+            // Racing threads may each start one; the last wins, and what the others keep is merely lost.
+            current = new Kept(writesEnded, new ConcurrentHashMap<>());
+            kept = current;
+        }
+        Optional<Balance> read = database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
+                ps.setString(1, accountId);
+                return Optional.ofNullable(views(ps).get(accountId)).map(Balance::of);
+            }
+        });
+        // Kept under the count taken before the query began: a write that ended since has moved it on.
+        if (read.isPresent() && current.balances().size() < MAX_KEPT) {
+            current.balances().put(accountId, read.get());
+        }
+        return read;
+    }
+
+    private void readBatch(List<Job<String, Optional<Balance>>> batch) {
+        List<String> ids = batch.stream().map(Job::item).distinct().toList();
+        boolean one = ids.size() == 1;
+        Map<String, BalanceView> views = database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(one ? SELECT_ONE : SELECT_MANY)) {
+                if (one) {
+                    ps.setString(1, ids.getFirst());
+                } else {
+                    ps.setArray(1, PgArrays.texts(connection, ids.stream()));
+                }
+                return views(ps);
+            }
+        });
+        Map<String, Balance> balances = new HashMap<>();
+        views.forEach((id, view) -> balances.put(id, Balance.of(view)));
+        batch.forEach(job -> job.complete(Optional.ofNullable(balances.get(job.item()))));
+    }
+
+    /** One row per live grant of each account, or one without a grant. */
+    private static Map<String, BalanceView> views(PreparedStatement ps) throws SQLException {
+        Map<String, BalanceView> views = new HashMap<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String id = rs.getString("id");
+                BalanceView view = views.get(id);
+                if (view == null) {
+                    Optional<Instant> start = Rows.optionalInstant(rs, "period_start");
+                    Optional<Instant> end = Rows.optionalInstant(rs, "period_end");
+                    view = new BalanceView(
+                            rs.getLong("balance"),
+                            start.isPresent() && end.isPresent()
+                                    ? Optional.of(new Period(start.get(), end.get()))
+                                    : Optional.empty(),
+                            rs.getLong("period_granted"),
+                            0,
+                            0,
+                            rs.getLong("held"),
+                            Optional.empty(),
+                            Rows.instant(rs, "due_at"));
+                }
+                String kind = rs.getString("kind");
+                if (kind != null) {
+                    view = view.with(
+                            "allowance".equals(kind), rs.getLong("remaining"), Rows.optionalInstant(rs, "expires_at"));
+                }
+                views.put(id, view);
+            }
+        }
+        return views;
+    }
+
+    /** Stops the reader once the reads already queued are answered. */
+    @Override
+    public void close() {
+        batcher.ifPresent(MicroBatcher::close);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.pulseledger.ledger.read;
+
+import dev.pulseledger.store.Database;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads an account's past from its ledger: spending per period and the balance at an instant. Both
+ * are range reads on the index {@code (account_id, created_at)}, never a scan of other accounts.
+ */
+public final class LedgerHistory {
+    /**
+     * Sums spend and revert lines per finer period ({@code created_at / ?}). A spending that drew on
+     * several grants has several spend lines with one spending id, so spendings are counted by id.
+     */
+    private static final String USAGE_ROWS = """
+            SELECT period, SUM(spent) AS spent, SUM(reverted) AS reverted,
+                   COUNT(DISTINCT spending) AS spendings
+            FROM (SELECT created_at / ? AS period,
+                         CASE WHEN kind = 'spend' THEN -amount ELSE 0 END AS spent,
+                         CASE WHEN kind = 'revert' THEN amount ELSE 0 END AS reverted,
+                         CASE WHEN kind = 'spend' THEN spending_id END AS spending
+                  FROM ledger_entries
+                  WHERE account_id = ? AND created_at >= ? AND created_at < ? AND kind IN ('spend', 'revert')) lines
+            GROUP BY period
+            """;
+
+    /** The last line at or before the instant; lines of one commit share a time, so seq breaks ties. */
+    private static final String BALANCE_AT = "SELECT balance_after FROM ledger_entries WHERE account_id = ?"
+            + " AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1";
+
+    /** The account's newest line: an account's lines are in time order, and seq orders a commit's (V181). */
+    private static final String LATEST = "SELECT seq, balance_after, created_at FROM ledger_entries"
+            + " WHERE account_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1";
+
+    /** The newest line of an account's ledger: its position, the balance it left, and when. */
+    public record Head(long sequence, long balance, Instant at) {}
+
+    private final Database database;
+
+    public LedgerHistory(Database database) {
+        this.database = database;
+    }
+
+    /** The account's spending in each bucket of the window. */
+    public UsageReport usage(String accountId, UsageWindow window) {
+        long rowMillis = window.granularity().rowMillis();
+        List<UsageReport.Row> rows = database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(USAGE_ROWS)) {
+                ps.setLong(1, rowMillis);
+                ps.setString(2, accountId);
+                ps.setLong(3, window.from().toEpochMilli());
+                ps.setLong(4, window.to().toEpochMilli());
+                List<UsageReport.Row> found = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        found.add(new UsageReport.Row(
+                                rs.getLong("period") * rowMillis,
+                                rs.getLong("spent"),
+                                rs.getLong("reverted"),
+                                rs.getLong("spendings")));
+                    }
+                }
+                return found;
+            }
+        });
+        return UsageReport.of(window, rows);
+    }
+
+    /** The balance right after the last ledger line at or before {@code at}; 0 before the first line. */
+    public long balanceAt(String accountId, Instant at) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(BALANCE_AT)) {
+                ps.setString(1, accountId);
+                ps.setLong(2, at.toEpochMilli());
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getLong(1) : 0L;
+                }
+            }
+        });
+    }
+
+    /** The account's newest ledger line, or empty when it has none. */
+    public Optional<Head> latest(String accountId) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(LATEST)) {
+                ps.setString(1, accountId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next()
+                            ? Optional.of(new Head(
+                                    rs.getLong("seq"),
+                                    rs.getLong("balance_after"),
+                                    Instant.ofEpochMilli(rs.getLong("created_at"))))
+                            : Optional.empty();
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,105 @@
+package dev.pulseledger.ledger.web;
+
+import dev.pulseledger.http.Times;
+import dev.pulseledger.ledger.core.RevertResult;
+import dev.pulseledger.ledger.core.SpendResult;
+import dev.pulseledger.ledger.core.Spending;
+import dev.pulseledger.ledger.read.BalanceView;
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** The JSON shapes of the caller's token API (CONTRACT §3). */
+public final class TokenJson {
+    private TokenJson() {}
+
+    record SpentBody(String spendingId, long amount, long balance, String status, String createdAt) {}
+
+    record SpendingBody(
+            String spendingId,
+            long amount,
+            long revertedAmount,
+            String status,
+            String createdAt,
+            @Nullable String revertedAt) {}
+
+    record RevertedBody(
+            String spendingId,
+            long amount,
+            long revertedAmount,
+            String status,
+            String createdAt,
+            @Nullable String revertedAt,
+            long balance) {}
+
+    record BalanceBody(
+            long balance,
+            @Nullable AllowanceBody allowance,
+            long credits,
+            long held,
+            @Nullable ExpiryBody nextExpiry) {}
+
+    record AllowanceBody(long granted, long remaining, String periodStart, String periodEnd) {}
+
+    record ExpiryBody(long amount, String at) {}
+
+    record BalanceAtBody(long balance, String at) {}
+
+    /** What a 402 adds to its problem: the balance now and what the spend needed. */
+    record InsufficientBody(long balance, long required) {}
+
+    /** What is left of a spending to revert, with 422 revert_exceeds_spending. */
+    record UnrevertedBody(long unreverted) {}
+
+    record SpendingPage(List<SpendingBody> data, @Nullable String nextCursor) {}
+
+    static SpentBody spent(SpendResult.Spent spent) {
+        Spending spending = spent.spending();
+        return new SpentBody(spending.id(), spending.amount(), spent.balance(), "active", time(spending.createdAt()));
+    }
+
+    static SpendingBody spending(Spending spending) {
+        return new SpendingBody(
+                spending.id(),
+                spending.amount(),
+                spending.revertedAmount(),
+                spending.status(),
+                time(spending.createdAt()),
+                spending.revertedAt().map(TokenJson::time).orElse(null));
+    }
+
+    static RevertedBody reverted(RevertResult.Reverted reverted) {
+        Spending spending = reverted.spending();
+        return new RevertedBody(
+                spending.id(),
+                spending.amount(),
+                spending.revertedAmount(),
+                spending.status(),
+                time(spending.createdAt()),
+                spending.revertedAt().map(TokenJson::time).orElse(null),
+                reverted.balance());
+    }
+
+    public static BalanceBody balance(BalanceView view) {
+        AllowanceBody allowance =
+                view.period().isPresent() && (view.periodGranted() > 0 || view.allowanceRemaining() > 0)
+                        ? new AllowanceBody(
+                                view.periodGranted(),
+                                view.allowanceRemaining(),
+                                time(view.period().get().start()),
+                                time(view.period().get().end()))
+                        : null;
+        return new BalanceBody(
+                view.balance(),
+                allowance,
+                view.credits(),
+                view.held(),
+                view.nextExpiry()
+                        .map(e -> new ExpiryBody(e.amount(), time(e.at())))
+                        .orElse(null));
+    }
+
+    private static String time(Instant instant) {
+        return Times.format(instant);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.pulseledger.ledger.web;
+
+import dev.pulseledger.http.Access;
+import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.http.Requests;
+import dev.pulseledger.http.Responses;
+import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.http.Times;
+import dev.pulseledger.keys.Caller;
+import dev.pulseledger.ledger.read.Granularity;
+import dev.pulseledger.ledger.read.LedgerHistory;
+import dev.pulseledger.ledger.read.UsageReport;
+import dev.pulseledger.ledger.read.UsageWindow;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+/** {@code GET /api/tokens/usage}: the caller's own spending per UTC hour, day or month (CONTRACT §11). */
+public final class UsageRoutes {
+    private final Access access;
+    private final LedgerHistory history;
+    private final Clock clock;
+
+    public UsageRoutes(Access access, LedgerHistory history, Clock clock) {
+        this.access = access;
+        this.history = history;
+        this.clock = clock;
+    }
+
+    public void register(RouteTable routes) {
+        routes.get("/api/tokens/usage", this::usage);
+    }
+
+    /** The JSON of a usage report. */
+    record UsageBody(String from, String to, String granularity, List<BucketBody> buckets, TotalBody total) {}
+
+    record BucketBody(String start, long spent, long reverted, long spendings) {}
+
+    record TotalBody(long spent, long reverted, long spendings) {}
+
+    private void usage(ServerRequest req, ServerResponse res) {
+        Caller caller = access.caller(req);
+        Granularity granularity = Requests.query(req, "granularity")
+                .map(text -> Granularity.fromWire(text)
+                        .orElseThrow(() -> ProblemException.badRequest(
+                                "invalid_granularity", "Query parameter 'granularity' must be hour, day or month.")))
+                .orElse(Granularity.DAY);
+        Instant now = clock.instant();
+        Instant to = Requests.timestamp(req, "to").orElse(now);
+        Instant from = Requests.timestamp(req, "from").orElseGet(() -> Granularity.MONTH.floor(now));
+        if (!from.isBefore(to)) {
+            throw ProblemException.badRequest("invalid_to", "Query parameter 'to' must be after 'from'.");
+        }
+        UsageWindow window = UsageWindow.covering(from, to, granularity)
+                .orElseThrow(() -> ProblemException.badRequest(
+                        "too_many_buckets",
+                        "From 'from' to 'to' spans more than " + UsageWindow.MAX_BUCKETS + " " + granularity.wire()
+                                + " buckets; narrow the window or choose a coarser 'granularity'."));
+        UsageReport report = history.usage(caller.accountId(), window);
+        Responses.ok(res, body(report));
+    }
+
+    static UsageBody body(UsageReport report) {
+        UsageWindow window = report.window();
+        return new UsageBody(
+                Times.format(window.from()),
+                Times.format(window.to()),
+                window.granularity().wire(),
+                report.buckets().stream()
+                        .map(b -> new BucketBody(Times.format(b.start()), b.spent(), b.reverted(), b.spendings()))
+                        .toList(),
+                new TotalBody(
+                        report.total().spent(),
+                        report.total().reverted(),
+                        report.total().spendings()));
+    }
+}

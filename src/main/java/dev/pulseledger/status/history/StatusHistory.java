@@ -1,0 +1,117 @@
+package dev.pulseledger.status.history;
+
+import dev.pulseledger.status.services.ServiceStatus;
+import dev.pulseledger.status.services.StatusSource;
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Page;
+import dev.pulseledger.store.Rows;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads the status history of services: the operator's change log, and uptime computed from it. */
+public final class StatusHistory {
+    /** Changes one uptime report reads at most: a service flapping faster than this is an outage anyway. */
+    static final int MAX_CHANGES_PER_REPORT = 100_000;
+
+    private static final String CHANGE_COLUMNS =
+            "seq, service_id, from_status, to_status, source_type, source_id," + " changed_at";
+    private static final String SELECT_SERVICE = "SELECT status, created_at, updated_at FROM services WHERE id = ?";
+    private static final String SELECT_SINCE = "SELECT " + CHANGE_COLUMNS
+            + " FROM status_changes WHERE service_id = ? AND changed_at >= ? ORDER BY changed_at, seq";
+    private static final String SELECT_PAGE = "SELECT " + CHANGE_COLUMNS
+            + " FROM status_changes WHERE service_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
+
+    private final Database database;
+
+    public StatusHistory(Database database) {
+        this.database = database;
+    }
+
+    /** The service's daily uptime over the last {@code days} UTC days up to {@code now}; empty without the service. */
+    public Optional<UptimeReport> uptime(String serviceId, int days, Instant now) {
+        Instant windowStart = LocalDate.ofInstant(now, ZoneOffset.UTC)
+                .minusDays(days - 1L)
+                .atStartOfDay(ZoneOffset.UTC)
+                .toInstant();
+        return database.read(connection -> {
+            Optional<Existence> service = existence(connection, serviceId);
+            if (service.isEmpty()) {
+                return Optional.empty();
+            }
+            List<StatusChange> changes = new ArrayList<>();
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_SINCE)) {
+                ps.setMaxRows(MAX_CHANGES_PER_REPORT);
+                ps.setString(1, serviceId);
+                ps.setLong(2, windowStart.toEpochMilli());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        changes.add(change(rs));
+                    }
+                }
+            }
+            return Optional.of(UptimeCalculator.compute(
+                    service.get().createdAt(), service.get().status(), changes, now, days));
+        });
+    }
+
+    /** The service's changes newest first, starting before sequence {@code beforeSeq}. */
+    public Page<StatusChange> changes(String serviceId, long beforeSeq, int limit) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
+                ps.setString(1, serviceId);
+                ps.setLong(2, beforeSeq);
+                ps.setInt(3, limit + 1);
+                List<Sequenced> rows = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rows.add(new Sequenced(rs.getLong("seq"), change(rs)));
+                    }
+                }
+                Page<Sequenced> page = Page.of(rows, limit, row -> Long.toString(row.seq()));
+                return new Page<>(page.items().stream().map(Sequenced::change).toList(), page.nextPosition());
+            }
+        });
+    }
+
+    private record Sequenced(long seq, StatusChange change) {}
+
+    /** What uptime needs of the service itself. */
+    private record Existence(ServiceStatus status, Instant createdAt) {}
+
+    private static Optional<Existence> existence(Connection connection, String serviceId) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_SERVICE)) {
+            ps.setString(1, serviceId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                Instant createdAt = Rows.optionalInstant(rs, "created_at").orElse(Rows.instant(rs, "updated_at"));
+                return Optional.of(new Existence(status(rs.getString("status")), createdAt));
+            }
+        }
+    }
+
+    private static StatusChange change(ResultSet rs) throws SQLException {
+        String from = rs.getString("from_status");
+        return new StatusChange(
+                rs.getString("service_id"),
+                from == null ? Optional.empty() : Optional.of(status(from)),
+                status(rs.getString("to_status")),
+                new StatusSource(
+                        StatusSource.Kind.fromWire(rs.getString("source_type")).orElseThrow(),
+                        Optional.ofNullable(rs.getString("source_id"))),
+                Rows.instant(rs, "changed_at"));
+    }
+
+    private static ServiceStatus status(String wire) {
+        return ServiceStatus.fromWire(wire).orElse(ServiceStatus.UNKNOWN);
+    }
+}
