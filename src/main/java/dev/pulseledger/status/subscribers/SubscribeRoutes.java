@@ -165,7 +165,8 @@ public final class SubscribeRoutes {
 
     private void confirmPage(ServerRequest req, ServerResponse res) {
         Optional<String> token = token(req, Optional.empty());
-        if (token.isEmpty()) {
+        Optional<String> hash = SubscriberTokens.hashOf(token);
+        if (hash.isEmpty() || !store.confirmable(hash.get(), clock.instant())) {
             html(res, 404, SubscriberPages.invalidLink(title));
             return;
         }

@@ -182,6 +182,13 @@ public final class SubscriberStore {
         });
     }
 
+    /** Whether a confirmation link is good: a live token for a request not yet confirmed. */
+    boolean confirmable(String tokenHash, Instant now) {
+        return database.read(connection -> byToken(connection, tokenHash, TokenPurpose.CONFIRM, now)
+                .filter(s -> !s.confirmed())
+                .isPresent());
+    }
+
     /** The confirmed subscriber a manage or unsubscribe link opens, if the link is good. */
     Optional<Subscriber> byToken(String tokenHash, TokenPurpose purpose, Instant now) {
         return database.read(

@@ -32,6 +32,8 @@ class SubscriberAbuseTest {
             Reply fresh = SubscriberMailTest.subscribe(node, "known@example.org", null);
             Waiting.until("the confirmation", () -> mail.to("known@example.org").size() == 1);
             Reply pending = SubscriberMailTest.subscribe(node, "known@example.org", null);
+            Waiting.until(
+                    "a second confirmation", () -> mail.to("known@example.org").size() == 2);
             SubscriberMailTest.confirm(node, mail.to("known@example.org").getFirst());
             Reply confirmed = SubscriberMailTest.subscribe(node, "KNOWN@example.org", null);
             Reply unknown = SubscriberMailTest.subscribe(node, "stranger@example.org", null);
@@ -97,7 +99,9 @@ class SubscriberAbuseTest {
             assertThat(mail.all().getFirst().to()).isEqualTo("fine@example.org");
             assertThat(node.admin().get("/admin/status-subscribers").json().get("data"))
                     .hasSize(1);
-            assertThat(String.join("\n", logs.lines())).doesNotContain("victim@", "fine@example.org");
+            // Our own log lines (the mail server's logger, in this process, is not ours).
+            assertThat(logs.lines().stream().filter(line -> !line.startsWith("com.icegreen")))
+                    .noneMatch(line -> line.contains("victim@") || line.contains("fine@example.org"));
         }
     }
 
