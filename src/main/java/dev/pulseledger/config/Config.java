@@ -2,6 +2,7 @@ package dev.pulseledger.config;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -26,6 +27,7 @@ public final class Config {
         Config config = new Config(values);
         config.tls();
         config.mail();
+        config.readReplicas();
         return config;
     }
 
@@ -70,6 +72,17 @@ public final class Config {
                     "", "the status page's public address for the links in mails, since --smtp-url is set");
         }
         return Optional.of(new MailSettings(smtp.get(), from.get(), baseUrl.get()));
+    }
+
+    /** The read replicas' URLs; they need a PostgreSQL primary, whose WAL position measures their lag. */
+    public List<String> readReplicas() {
+        List<String> urls = get(Settings.READ_DATABASE_URL);
+        if (!urls.isEmpty() && !get(Settings.DATABASE_URL).startsWith("jdbc:postgresql:")) {
+            throw new ConfigException("Invalid setting " + Settings.READ_DATABASE_URL.flag() + " / "
+                    + Settings.READ_DATABASE_URL.env() + ": read replicas need a PostgreSQL "
+                    + Settings.DATABASE_URL.flag() + ".");
+        }
+        return urls;
     }
 
     public ServerLimits serverLimits() {

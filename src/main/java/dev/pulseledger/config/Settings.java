@@ -208,6 +208,23 @@ public final class Settings {
             "",
             "The status page's public address (https://status.example.com), for the links in subscribers'"
                     + " mails; required with --smtp-url.");
+    // Read replicas (CONTRACT §18): reads that may be a moment old go to a streaming replica within the lag.
+    public static final Setting<List<String>> READ_DATABASE_URL = declare(
+            "read-database-url",
+            new Kind<>(
+                    "comma-separated jdbc:postgresql: URLs of streaming replicas (at most " + ReplicaUrls.MAX_REPLICAS
+                            + "), or nothing",
+                    ReplicaUrls::parse,
+                    false),
+            "",
+            "PostgreSQL streaming replicas that serve history, usage, the pulse, the status page, its feeds"
+                    + " and console lists while their replay lag is within --max-replica-lag-ms; needs a"
+                    + " PostgreSQL --database-url.");
+    public static final Setting<Duration> MAX_REPLICA_LAG = declare(
+            "max-replica-lag-ms",
+            Kind.millis(100, 600_000),
+            "1000",
+            "How far behind the primary a replica may be to serve a read; beyond it the primary serves.");
 
     private Settings() {}
 

@@ -139,6 +139,6 @@ final class ServicePages {
         model.put("errors", form.errors());
         model.put("values", form.values());
         model.put("done", done);
-        view.render(res, status, "services", Optional.of(session.csrfToken()), model);
+        view.render(res, status, "services", Optional.of(session), model);
     }
 }

@@ -35,7 +35,8 @@ public final class OpenApiDocument {
             "console",
             "usage",
             "status-plus",
-            "subscribers");
+            "subscribers",
+            "operators");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");
     private static final String REQUEST_ID = "X-Request-Id";

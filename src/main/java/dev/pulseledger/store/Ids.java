@@ -62,6 +62,16 @@ public final class Ids {
         return "smail_" + ulid();
     }
 
+    /** An operator (issue 43). */
+    public static String operator() {
+        return "op_" + ulid();
+    }
+
+    /** An operator's admin key (issue 43). */
+    public static String adminKey() {
+        return "akey_" + ulid();
+    }
+
     private static String ulid() {
         return UlidCreator.getMonotonicUlid().toLowerCase();
     }

@@ -9,6 +9,7 @@ import dev.pulseledger.ledger.core.Allocation;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.Grant;
 import dev.pulseledger.ledger.core.LedgerLine;
+import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.store.Database;
 import java.sql.Array;
@@ -17,6 +18,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -99,6 +101,37 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
      */
     private static final String WRITE_CHANGES_AND_COMMIT = WRITE_CHANGES + ";\nCOMMIT";
 
+    /**
+     * The reservations a batch names and their draws from grants, two statements sent in one round trip
+     * (a settle's round read them with two statements per reservation, a round trip each).
+     */
+    private static final String RESERVATIONS_AND_DRAWS = "SELECT " + ReservationRows.COLUMNS
+            + " FROM reservations WHERE id = ANY (?);\n"
+            + "SELECT " + ReservationRows.DRAW_COLUMNS
+            + " FROM spending_grants WHERE spending_id = ANY (?) ORDER BY spending_id, grant_id";
+
+    /**
+     * The batch's new reservations and the earlier ones it ended, in one statement (a batch of statements
+     * each). Its count is the ended ones': each must still have been held, as the account lock makes the
+     * core's decision final. A reservation made and ended in one batch is only inserted, as it ended; the
+     * new ones take their sequence numbers in the queue's order, as on SQLite.
+     */
+    private static final String WRITE_RESERVATIONS = """
+            WITH new_reservations AS (
+                INSERT INTO reservations (id, account_id, amount, status, created_at, expires_at, settled_amount,
+                    spending_id, ended_at, end_balance)
+                SELECT n.id, n.account_id, n.amount, n.status, n.created_at, n.expires_at, n.settled_amount,
+                    n.spending_id, n.ended_at, n.end_balance
+                FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[],
+                    ?::text[], ?::bigint[], ?::bigint[]) WITH ORDINALITY AS n (id, account_id, amount, status,
+                    created_at, expires_at, settled_amount, spending_id, ended_at, end_balance, position)
+                ORDER BY n.position)
+            UPDATE reservations r SET status = e.status, settled_amount = e.settled_amount,
+                spending_id = e.spending_id, ended_at = e.ended_at, end_balance = e.end_balance
+            FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[])
+                AS e (id, status, settled_amount, spending_id, ended_at, end_balance)
+            WHERE r.id = e.id AND r.status = 'held'""";
+
     PostgresLedgerStore(Database database, Outbox outbox, AccessChangeLog accessChanges) {
         super(database, outbox, accessChanges);
     }
@@ -122,6 +155,67 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             setLockWait(connection, replaced);
         }
         return accounts;
+    }
+
+    @Override
+    void readReservations(
+            Connection connection,
+            Collection<String> ids,
+            Map<String, Reservation> reservations,
+            Map<String, List<Allocation>> allocations)
+            throws SQLException {
+        Array idArray = texts(connection, ids.stream());
+        try (PreparedStatement ps = connection.prepareStatement(RESERVATIONS_AND_DRAWS)) {
+            ps.setArray(1, idArray);
+            ps.setArray(2, idArray);
+            if (!ps.execute()) {
+                throw new IllegalStateException("The reservations statement returned no rows result");
+            }
+            Map<String, Reservation> named = new HashMap<>();
+            ReservationRows.reservations(ps.getResultSet(), named);
+            if (!ps.getMoreResults()) {
+                throw new IllegalStateException("The reservations statement returned no draws result");
+            }
+            ReservationRows.draws(ps.getResultSet(), named.keySet(), allocations);
+            reservations.putAll(named);
+        }
+    }
+
+    @Override
+    void writeReservations(Connection connection, ChangeSet changes) throws SQLException {
+        List<Reservation> made = changes.newReservations();
+        List<Reservation> ended = changes.endedReservations();
+        try (PreparedStatement ps = connection.prepareStatement(WRITE_RESERVATIONS)) {
+            int i = 0;
+            ps.setArray(++i, texts(connection, made.stream().map(Reservation::id)));
+            ps.setArray(++i, texts(connection, made.stream().map(Reservation::accountId)));
+            ps.setArray(++i, longs(connection, made.stream().map(Reservation::amount)));
+            ps.setArray(++i, texts(connection, made.stream().map(r -> r.status().wire())));
+            ps.setArray(
+                    ++i, longs(connection, made.stream().map(r -> r.createdAt().toEpochMilli())));
+            ps.setArray(
+                    ++i, longs(connection, made.stream().map(r -> r.expiresAt().toEpochMilli())));
+            i = setEnds(connection, ps, i, made);
+            ps.setArray(++i, texts(connection, ended.stream().map(Reservation::id)));
+            ps.setArray(
+                    ++i, texts(connection, ended.stream().map(r -> r.status().wire())));
+            setEnds(connection, ps, i, ended);
+            if (ps.executeUpdate() != ended.size()) {
+                throw new IllegalStateException("A reservation ended twice");
+            }
+        }
+    }
+
+    /** Sets the arrays of settled_amount, spending_id, ended_at and end_balance after {@code index}; returns the last. */
+    private static int setEnds(Connection connection, PreparedStatement ps, int index, List<Reservation> rows)
+            throws SQLException {
+        int i = index;
+        ps.setArray(
+                ++i, longs(connection, rows.stream().map(r -> r.settledAmount().orElse(null))));
+        ps.setArray(++i, texts(connection, rows.stream().map(r -> r.spendingId().orElse(null))));
+        ps.setArray(++i, longs(connection, rows.stream().map(r -> epochMillis(r.endedAt()))));
+        ps.setArray(++i, longs(connection, rows.stream().map(r -> r.endBalance().orElse(null))));
+        return i;
     }
 
     /** Checks the locked accounts before their grants are taken in. */

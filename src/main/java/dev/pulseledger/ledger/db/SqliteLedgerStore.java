@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.ledger.core.Allocation;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.Grant;
+import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
@@ -30,6 +32,12 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
     private static final String SELECT_MANY = LOCKED_COLUMNS + " WHERE a.id IN (SELECT value FROM json_each(?))";
 
     private static final String GRANTS_OF_MANY = LIVE_GRANTS + " AND g.account_id IN (SELECT value FROM json_each(?))";
+    /** The reservations a batch names, and their draws from grants: a statement each for the batch. */
+    private static final String RESERVATIONS_OF_MANY =
+            "SELECT " + ReservationRows.COLUMNS + " FROM reservations WHERE id IN (SELECT value FROM json_each(?))";
+
+    private static final String DRAWS_OF_MANY = "SELECT " + ReservationRows.DRAW_COLUMNS
+            + " FROM spending_grants WHERE spending_id IN (SELECT value FROM json_each(?)) ORDER BY spending_id, grant_id";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String UPDATE_BALANCE = "UPDATE accounts SET balance = ?, last_line_at = ? WHERE id = ?";
     private static final String INSERT_SPENDING =
@@ -78,6 +86,42 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             throw e;
         }
         return accounts;
+    }
+
+    @Override
+    void readReservations(
+            Connection connection,
+            Collection<String> ids,
+            Map<String, Reservation> reservations,
+            Map<String, List<Allocation>> allocations)
+            throws SQLException {
+        String idArray = jsonArray(ids);
+        try {
+            Map<String, Reservation> named = new HashMap<>();
+            PreparedStatement rows = statements.get(connection, RESERVATIONS_OF_MANY);
+            rows.setString(1, idArray);
+            ReservationRows.reservations(rows.executeQuery(), named);
+            PreparedStatement draws = statements.get(connection, DRAWS_OF_MANY);
+            draws.setString(1, jsonArray(named.keySet()));
+            ReservationRows.draws(draws.executeQuery(), named.keySet(), allocations);
+            reservations.putAll(named);
+        } catch (SQLException | RuntimeException e) {
+            statements.forget(connection);
+            throw e;
+        }
+    }
+
+    /** With statements kept prepared, as the rest of the round's writes. */
+    @Override
+    void writeReservations(Connection connection, ChangeSet changes) throws SQLException {
+        try {
+            writeRows(connection, ReservationRows.INSERT, changes.newReservations(), ReservationRows::bindNew);
+            ReservationRows.requireEachEndedOne(
+                    writeRows(connection, ReservationRows.END, changes.endedReservations(), ReservationRows::bindEnd));
+        } catch (SQLException | RuntimeException e) {
+            statements.forget(connection);
+            throw e;
+        }
     }
 
     /** In-process, a commit costs no round trip: the caller's commit ends the round. */
@@ -187,7 +231,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
         return ps.executeBatch();
     }
 
-    private static String jsonArray(SortedSet<String> ids) {
+    private static String jsonArray(Collection<String> ids) {
         try {
             return JSON.writeValueAsString(ids);
         } catch (JsonProcessingException e) {

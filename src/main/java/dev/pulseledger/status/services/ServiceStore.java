@@ -226,7 +226,7 @@ public final class ServiceStore {
 
     /** Every service, public or not, ordered by id. */
     public List<Service> all() {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ALL)) {
                 ps.setMaxRows(MAX_SERVICES);
                 try (ResultSet rs = ps.executeQuery()) {
