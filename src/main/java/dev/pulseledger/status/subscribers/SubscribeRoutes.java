@@ -4,6 +4,7 @@ import dev.pulseledger.config.MailAddresses;
 import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageHeaders;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -159,7 +160,7 @@ public final class SubscribeRoutes {
                     SubscriberPages.refused(title, "Please try later", why + " Please try again later.", services()));
             return;
         }
-        throw new ProblemException(429, "too_many_requests", "Too Many Requests", why + " Try again later.")
+        throw new ProblemException(ProblemCode.RATE_LIMITED, why + " Try again later.")
                 .withHeader("Retry-After", Long.toString(seconds));
     }
 

@@ -2,6 +2,7 @@ package dev.pulseledger.status.subscribers;
 
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -65,8 +66,8 @@ public final class SubscriberAdminRoutes {
             TreeSet<String> ids = new TreeSet<>(chosen.get());
             for (String id : ids) {
                 if (!JsonBody.SLUG.matcher(id).matches() || services.find(id).isEmpty()) {
-                    throw ProblemException.unprocessable(
-                            "unknown_service", "services names a service that does not exist.");
+                    throw new ProblemException(
+                            ProblemCode.UNKNOWN_SERVICE, "services names a service that does not exist.");
                 }
             }
             choice = new ServiceChoice(false, ids);
@@ -74,8 +75,9 @@ public final class SubscriberAdminRoutes {
         String secret = Secrets.newWebhookSecret();
         Subscriber created = directory
                 .createWebhook(url, choice, secret, clock.instant())
-                .orElseThrow(() -> ProblemException.unprocessable(
-                        "webhook_limit_reached", "At most " + WebhookStore.MAX_WEBHOOKS + " webhooks may exist."));
+                .orElseThrow(() -> new ProblemException(
+                        ProblemCode.WEBHOOK_LIMIT_REACHED,
+                        "At most " + WebhookStore.MAX_WEBHOOKS + " webhooks may exist."));
         res.header(Responses.LOCATION, PATH + "/" + created.id());
         // The only time the secret is shown: the receiver needs it to verify signatures.
         Responses.json(
@@ -149,6 +151,6 @@ public final class SubscriberAdminRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("status_subscriber_not_found", "No status subscriber has this id.");
+        return new ProblemException(ProblemCode.STATUS_SUBSCRIBER_NOT_FOUND, "No status subscriber has this id.");
     }
 }

@@ -120,7 +120,7 @@ class SubscriberAbuseTest {
                         Map.of("X-Forwarded-For", "198.51.100.7"));
                 assertThat(reply.status()).as("request %d", i).isEqualTo(i <= 5 ? 202 : 429);
                 if (i > 5) {
-                    assertThat(reply.code()).isEqualTo("too_many_requests");
+                    assertThat(reply.code()).isEqualTo("rate_limited");
                     assertThat(Long.parseLong(reply.header("Retry-After").orElseThrow()))
                             .isBetween(1L, 3600L);
                 }
