@@ -1,12 +1,12 @@
 package dev.pulseledger.console;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.KeyIssuer;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
-import dev.pulseledger.keys.KeyIssuer;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.read.BalanceReader;
 import dev.pulseledger.ledger.read.LedgerHistory;

@@ -9,4 +9,9 @@ public record Branding(Optional<String> providerName, Optional<String> providerU
     String title(Messages words) {
         return providerName.map(name -> words.text("title.named", name)).orElse(words.text("title.default"));
     }
+
+    /** The page's title: "Acme status", or "Service status" without a name. */
+    public String title() {
+        return providerName.map(name -> name + " status").orElse("Service status");
+    }
 }

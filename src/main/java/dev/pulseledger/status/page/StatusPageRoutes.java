@@ -40,7 +40,7 @@ public final class StatusPageRoutes {
 
     /** Own files only: the stylesheet, the refresh script, and the script's fetch of the page itself. */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self';"
-            + " img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+            + " img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
     /**
      * Public, so a CDN in front can absorb the crowd an outage brings; short, so a change shows
@@ -63,6 +63,7 @@ public final class StatusPageRoutes {
     private final Clock clock;
     private final Branding branding;
     private final Messages words;
+    private final PageSection extra;
     private final Representation stylesheet;
     private final Representation script;
     private final AtomicReference<Rendered> rendered = new AtomicReference<>();
@@ -74,8 +75,10 @@ public final class StatusPageRoutes {
             StatusHistory history,
             Clock clock,
             Branding branding,
-            Messages words) {
+            Messages words,
+            PageSection extra) {
         this.words = words;
+        this.extra = extra;
         this.feed = feed;
         this.incidents = incidents;
         this.history = history;
@@ -141,7 +144,7 @@ public final class StatusPageRoutes {
                 uptime);
         Representation page = Representation.of(
                 HTML,
-                StatusPageView.render(content, branding, words).getBytes(StandardCharsets.UTF_8),
+                StatusPageView.render(content, branding, words, extra).getBytes(StandardCharsets.UTF_8),
                 PAGE_CACHE_CONTROL);
         // Two threads may render the same snapshot at once; either result is right.
         rendered.set(new Rendered(snapshot.representation().etag(), minute, page));

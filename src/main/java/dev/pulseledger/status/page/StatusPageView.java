@@ -28,7 +28,7 @@ final class StatusPageView {
             List<Maintenance> maintenances,
             Map<String, UptimeReport> uptime) {}
 
-    static String render(Content content, Branding branding, Messages words) {
+    static String render(Content content, Branding branding, Messages words, PageSection extra) {
         List<Service> services = content.services();
         PageSummary summary = PageSummary.of(services, words);
         Map<String, String> names = IncidentHtml.names(services);
@@ -78,6 +78,7 @@ final class StatusPageView {
             GroupHtml.groups(html, groups, content.uptime(), words);
             group(html, "others", words.text("section.others"), others, content.uptime(), words);
         }
+        html.append(extra.html(services));
         PageLayout.close(html, "/status", words);
         return html.toString();
     }
