@@ -72,8 +72,13 @@ public final class Application implements AutoCloseable {
         parts.add("metrics", metrics, metrics::close);
         parts.add("garbage collection metrics", new JvmGcMetrics()).bindTo(metrics);
         Modules modules = Modules.build(config, console, clock, metrics, parts);
-        RouteTable routes =
-                web.routeTable(metrics, modules.access(), modules.console().activity(), clock, parts);
+        RouteTable routes = web.routeTable(
+                metrics,
+                modules.access(),
+                modules.console().activity(),
+                modules.db().ownWrites(),
+                clock,
+                parts);
         modules.register(routes, config, metrics, clock);
         WebServer server = web.server(routes, parts);
         modules.events().endStreamsBeforeTheServer(parts);
@@ -87,6 +92,7 @@ public final class Application implements AutoCloseable {
                     "Admin key in force: {}. {}",
                     modules.access().adminKeys().description(),
                     AdminKeys.REPLACE_LOST_KEY);
+            modules.banner().print(console, web.url(server));
         };
         return new Application(parts, server, routes, announce);
     }

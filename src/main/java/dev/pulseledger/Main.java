@@ -6,6 +6,7 @@ import dev.pulseledger.cli.KeysCommand;
 import dev.pulseledger.cli.MaintenancesCommand;
 import dev.pulseledger.cli.PlansCommand;
 import dev.pulseledger.cli.ReservationsCommand;
+import dev.pulseledger.cli.ServiceGroupsCommand;
 import dev.pulseledger.cli.ServicesCommand;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.store.DatabaseUnavailableException;
@@ -36,6 +37,7 @@ public final class Main {
                 .addSubcommand(new ReservationsCommand())
                 .addSubcommand(new KeysCommand())
                 .addSubcommand(new ServicesCommand())
+                .addSubcommand(new ServiceGroupsCommand())
                 .addSubcommand(new IncidentsCommand())
                 .addSubcommand(new MaintenancesCommand())
                 .addSubcommand(new VerifyCommand());

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code ./pulseledger} launcher on a machine whose default {@code java} is 17 and whose
  * JAVA_HOME is unset: it finds a JDK 21+ in the install folders, builds the jar when the sources are
- * newer, and names what to install when there is no JDK 21+ at all.
+ * newer, runs the tests ({@code ./pulseledger test}, the README's test command) with the JDK it found,
+ * and names what to install when there is no JDK 21+ at all.
  */
 class LauncherIT {
     private static final Path LAUNCHER = Path.of("pulseledger").toAbsolutePath();
@@ -93,6 +94,42 @@ class LauncherIT {
         assertThat(Files.readAllLines(calls))
                 .as("a build once a source is newer")
                 .hasSize(2);
+    }
+
+    @Test
+    void theTestCommandFindsAJdk21WhenTheDefaultJavaIs17() throws Exception {
+        Result result = run(LAUNCHER, Map.of("PULSELEDGER_JVM_DIRS", JVM_DIR.toString()), "test", "--print-java");
+
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        Path jdk = Path.of(result.output().strip());
+        assertThat(jdk.getParent()).isEqualTo(JVM_DIR);
+        assertThat(jdk.resolve("bin/javac")).isExecutable();
+    }
+
+    @Test
+    void theTestCommandRunsTheWrappersVerifyWithThatJdkAndSumsUpWhatWasSkipped() throws Exception {
+        // A copy of the project's layout whose ./mvnw records its call, leaves a skipped test's line as the
+        // JUnit listener does, and fails as a failing test run would.
+        Path project = Files.createDirectories(temp.resolve("project"));
+        Path launcher = Files.copy(LAUNCHER, project.resolve("pulseledger"));
+        Path calls = project.resolve("mvnw-calls");
+        String skipped = "This test needs pgbouncer: apt-get install pgbouncer (PgBouncerTest)";
+        executable(
+                project.resolve("mvnw"),
+                "#!/bin/sh\necho \"JAVA_HOME=$JAVA_HOME $*\" >> '" + calls + "'\nmkdir -p target\n"
+                        + "echo '" + skipped + "' > target/skipped-tests-1.txt\n"
+                        + "echo '" + skipped + "' > target/skipped-tests-2.txt\n"
+                        + "exit 3\n");
+
+        Result result = run(
+                launcher, Map.of("PULSELEDGER_JVM_DIRS", JVM_DIR.toString()), "test", "-Dtest=LedgerStoreTest", "-B");
+
+        assertThat(result.exitCode()).as("the wrapper's exit code").isEqualTo(3);
+        assertThat(Files.readAllLines(calls))
+                .singleElement(STRING)
+                .startsWith("JAVA_HOME=" + JVM_DIR)
+                .endsWith(" verify -Dtest=LedgerStoreTest -B");
+        assertThat(result.output()).contains("Skipped tests").contains("2 × " + skipped);
     }
 
     private record Result(int exitCode, String output) {}

@@ -59,7 +59,7 @@ public final class AccountStore {
 
     /** Accounts ordered by id, starting after {@code afterId} ("" for the first page). */
     public Page<Account> list(String afterId, int limit) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
                 ps.setString(1, afterId);
                 ps.setInt(2, limit + 1);
@@ -81,7 +81,7 @@ public final class AccountStore {
 
     /** Ledger entries newest first, starting before sequence {@code beforeSeq}. */
     public Page<LedgerEntry> ledger(String accountId, long beforeSeq, int limit) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_LEDGER)) {
                 ps.setString(1, accountId);
                 ps.setLong(2, beforeSeq);

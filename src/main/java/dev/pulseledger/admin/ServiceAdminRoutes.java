@@ -6,6 +6,7 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.status.groups.ServiceGroupStore;
 import dev.pulseledger.status.pulse.PulseFeed;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceJson;
@@ -20,15 +21,17 @@ import java.util.Set;
 /** Operator API for the provider's services and their statuses. */
 public final class ServiceAdminRoutes {
     private static final Set<String> FIELDS =
-            Set.of("name", "description", "status", "spotlighted", "position", "public");
+            Set.of("name", "description", "status", "spotlighted", "position", "public", "groupId");
     private static final int MAX_POSITION = 1_000_000;
 
     private final ServiceStore services;
+    private final ServiceGroupStore groups;
     private final PulseFeed feed;
     private final Clock clock;
 
-    public ServiceAdminRoutes(ServiceStore services, PulseFeed feed, Clock clock) {
+    public ServiceAdminRoutes(ServiceStore services, ServiceGroupStore groups, PulseFeed feed, Clock clock) {
         this.services = services;
+        this.groups = groups;
         this.feed = feed;
         this.clock = clock;
     }
@@ -66,7 +69,8 @@ public final class ServiceAdminRoutes {
                 body.optionalBoolean("spotlighted").orElse(false),
                 position(body).orElse(0),
                 body.optionalBoolean("public").orElse(true),
-                clock.instant());
+                clock.instant(),
+                groupId(body));
         ServiceStore.Write write = services.put(service);
         if (write == ServiceStore.Write.LIMIT_REACHED) {
             throw ProblemException.unprocessable(
@@ -84,6 +88,7 @@ public final class ServiceAdminRoutes {
         }
         Optional<ServiceStatus> status = status(body);
         Optional<Integer> position = position(body);
+        Optional<String> groupId = groupId(body);
         Service changed = services.update(
                         id,
                         current -> new Service(
@@ -94,7 +99,8 @@ public final class ServiceAdminRoutes {
                                 body.optionalBoolean("spotlighted").orElse(current.spotlighted()),
                                 position.orElse(current.position()),
                                 body.optionalBoolean("public").orElse(current.isPublic()),
-                                clock.instant()))
+                                clock.instant(),
+                                body.has("groupId") ? groupId : current.groupId()))
                 .orElseThrow(ServiceAdminRoutes::notFound);
         feed.invalidate();
         Responses.ok(res, ServiceJson.forOperator(changed));
@@ -123,6 +129,17 @@ public final class ServiceAdminRoutes {
                                 "status",
                                 "must be one of operational, degraded_performance,"
                                         + " partial_outage, major_outage, under_maintenance, unknown")));
+    }
+
+    /** The group named by {@code groupId}, which must exist; empty for none (absent or null). */
+    private Optional<String> groupId(JsonBody body) {
+        Optional<String> id = body.optionalString("groupId", 63);
+        id.ifPresent(text -> {
+            if (!JsonBody.SLUG.matcher(text).matches() || groups.find(text).isEmpty()) {
+                throw ProblemException.unprocessable("service_group_not_found", "No service group has this id.");
+            }
+        });
+        return id;
     }
 
     private static Optional<Integer> position(JsonBody body) {

@@ -31,7 +31,8 @@ public record AccessModule(
         AdminKeys.InForce adminKeys,
         Authenticator authenticator,
         PlanRateLimits planLimits,
-        Access access) {
+        Access access,
+        OperatorsModule operators) {
 
     public static AccessModule build(
             Config config,
@@ -48,21 +49,24 @@ public record AccessModule(
         AccessFeed feed = AccessFeed.from(changes, AccessFeed.POLL_INTERVAL);
         KeyDirectory directory = KeyDirectory.load(keys, feed);
         countAuthenticationReads(metrics, directory, feed);
-        Authenticator authenticator = new Authenticator(directory, clock, adminKeys.hashes());
+        ClientAddresses clients = new ClientAddresses(config.get(Settings.TRUSTED_PROXIES));
+        OperatorsModule operators =
+                OperatorsModule.build(db, changes, feed, adminKeys.configuredHash(), clients, clock);
+        Authenticator authenticator = new Authenticator(directory, clock, operators.directory());
         PlanRateLimits planLimits = new PlanRateLimits(plans, feed);
         parts.add("access feed", feed);
         parts.startLater("access feed", feed::start);
         Access access = new Access(
-                authenticator,
-                new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
-                new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
-        return new AccessModule(changes, plans, accounts, keys, adminKeys, authenticator, planLimits, access);
+                authenticator, clients, new FailedAuthLimiter(config.get(Settings.AUTH_FAILURES_PER_MINUTE)));
+        return new AccessModule(
+                changes, plans, accounts, keys, adminKeys, authenticator, planLimits, access, operators);
     }
 
-    /** The admin routes of plans and keys. */
+    /** The admin routes of plans, keys and operators. */
     public void register(RouteTable routes, Clock clock) {
         new PlanAdminRoutes(plans, clock).register(routes);
         new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
+        operators.register(routes, authenticator, clock);
     }
 
     /**

@@ -38,6 +38,12 @@ public record ConsoleModule(SpendActivity activity) {
                                 status.incidents(),
                                 status.maintenances(),
                                 events.webhooks()),
+                        new ConsoleRoutes.Operators(
+                                access.operators().directory(),
+                                access.operators().audit(),
+                                access.operators().credentials(),
+                                access.operators().signInLimiter(),
+                                access.operators().clients()),
                         access.authenticator(),
                         new HttpsRequests(config.get(Settings.TRUSTED_PROXIES)),
                         clock)

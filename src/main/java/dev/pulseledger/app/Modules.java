@@ -9,6 +9,7 @@ import dev.pulseledger.status.page.StatusPageRoutes;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * A node's modules, built in the order they need each other, and their routes, registered in the
@@ -20,7 +21,8 @@ public record Modules(
         EventsModule events,
         LedgerModule ledger,
         StatusModule status,
-        ConsoleModule console) {
+        ConsoleModule console,
+        StartBanner banner) {
 
     /** Builds every module on {@code parts}; the demo seed, when asked for, runs once the workers have started. */
     public static Modules build(
@@ -31,19 +33,15 @@ public record Modules(
         LedgerModule ledger = LedgerModule.build(config, db, events.outbox(), access, clock, metrics, parts);
         StatusModule status = StatusModule.build(config, db, events.outbox(), clock, parts);
         ConsoleModule console = ConsoleModule.build(db, clock, parts);
+        Optional<DemoSeed> demo = Optional.empty();
         if (config.get(Settings.DEMO)) {
-            parts.startLater(
-                    "demo seed",
-                    () -> DemoSeed.seed(
-                            access.plans(),
-                            access.accounts(),
-                            ledger.writer(),
-                            access.keys(),
-                            status.services(),
-                            clock,
-                            out));
+            DemoSeed seed = new DemoSeed(access, ledger.writer(), status, clock);
+            parts.startLater("demo seed", seed::run);
+            demo = Optional.of(seed);
         }
-        return new Modules(db, access, events, ledger, status, console);
+        StartBanner banner = new StartBanner(
+                demo, StartBanner.servesStatusPage(config), access.adminKeys().description());
+        return new Modules(db, access, events, ledger, status, console, banner);
     }
 
     /** Registers every route; a literal path and a template that could match it keep the order they had. */
@@ -57,8 +55,7 @@ public record Modules(
         status.registerAdmin(routes, access.access(), clock);
         events.registerAdmin(routes, clock);
         ledger.registerLowBalanceAdmin(routes);
-        new DocsRoutes(config.get(Settings.PUBLIC_STATUS_PAGE) ? StatusPageRoutes.PATH : DocsRoutes.PATH)
-                .register(routes);
+        new DocsRoutes(StartBanner.servesStatusPage(config) ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
         console.register(routes, config, access, ledger, status, events, clock);
         status.registerPage(routes, config, clock);
     }

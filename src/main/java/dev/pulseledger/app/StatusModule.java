@@ -8,7 +8,9 @@ import dev.pulseledger.http.Access;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.status.admin.IncidentAdminRoutes;
 import dev.pulseledger.status.admin.MaintenanceAdminRoutes;
+import dev.pulseledger.status.admin.ServiceGroupAdminRoutes;
 import dev.pulseledger.status.admin.ServiceHistoryAdminRoutes;
+import dev.pulseledger.status.groups.ServiceGroupStore;
 import dev.pulseledger.status.history.StatusHistory;
 import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.MaintenanceScheduler;
@@ -25,6 +27,7 @@ import java.time.Clock;
 /** Services, incidents, maintenance windows and their history; the pulse feed; the public status page. */
 public record StatusModule(
         ServiceStore services,
+        ServiceGroupStore groups,
         IncidentStore incidents,
         MaintenanceStore maintenances,
         StatusHistory history,
@@ -35,12 +38,13 @@ public record StatusModule(
         IncidentStore incidents = new IncidentStore(db.main(), services, outbox);
         MaintenanceStore maintenances = new MaintenanceStore(db.main(), services, outbox);
         StatusHistory history = new StatusHistory(db.main());
-        PulseFeed feed = new PulseFeed(services, incidents, maintenances);
+        ServiceGroupStore groups = new ServiceGroupStore(db.main());
+        PulseFeed feed = new PulseFeed(services, groups, incidents, maintenances);
         MaintenanceScheduler scheduler = parts.add(
                 "maintenance scheduler",
                 new MaintenanceScheduler(maintenances, clock, config.events().pollInterval(), feed::invalidate));
         parts.startLater("maintenance scheduler", scheduler::start);
-        return new StatusModule(services, incidents, maintenances, history, feed);
+        return new StatusModule(services, groups, incidents, maintenances, history, feed);
     }
 
     public void registerPulse(RouteTable routes, Access access) {
@@ -48,7 +52,8 @@ public record StatusModule(
     }
 
     public void registerAdmin(RouteTable routes, Access access, Clock clock) {
-        new ServiceAdminRoutes(services, feed, clock).register(routes);
+        new ServiceAdminRoutes(services, groups, feed, clock).register(routes);
+        new ServiceGroupAdminRoutes(groups, feed, clock).register(routes);
         new ServiceHistoryAdminRoutes(history, services).register(routes);
         new IncidentAdminRoutes(incidents, feed, clock).register(routes);
         new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
@@ -57,7 +62,7 @@ public record StatusModule(
 
     /** The public status page and its feeds, when the node serves them. */
     public void registerPage(RouteTable routes, Config config, Clock clock) {
-        if (config.get(Settings.PUBLIC_STATUS_PAGE)) {
+        if (StartBanner.servesStatusPage(config)) {
             Branding branding =
                     new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
             new StatusPageRoutes(feed, incidents, history, clock, branding).register(routes);

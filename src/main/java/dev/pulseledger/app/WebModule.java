@@ -4,6 +4,7 @@ import dev.pulseledger.config.Config;
 import dev.pulseledger.config.Settings;
 import dev.pulseledger.console.SpendActivity;
 import dev.pulseledger.console.SpendActivityFilter;
+import dev.pulseledger.db.OwnWrites;
 import dev.pulseledger.events.AccountStreamRoutes;
 import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.http.AccessLog;
@@ -12,6 +13,7 @@ import dev.pulseledger.http.DirectErrors;
 import dev.pulseledger.http.ErrorHandlers;
 import dev.pulseledger.http.FailedAuthGate;
 import dev.pulseledger.http.ListenAddress;
+import dev.pulseledger.http.OwnWritesFilter;
 import dev.pulseledger.http.RefusalHold;
 import dev.pulseledger.http.RequestDeadlines;
 import dev.pulseledger.http.RequestFilter;
@@ -63,6 +65,7 @@ public final class WebModule {
             PrometheusMeterRegistry metrics,
             AccessModule access,
             SpendActivity activity,
+            Optional<OwnWrites> ownWrites,
             Clock clock,
             StartedParts parts) {
         if (config.get(Settings.ACCESS_LOG)) {
@@ -81,8 +84,9 @@ public final class WebModule {
                         config.serverLimits().maxConcurrentRequests() / 4)));
         routing.addFilter(new RateLimitFilter(access.access(), access.planLimits(), rateLimiter(clock, parts)));
         routing.addFilter(new SpendActivityFilter(access.access(), activity));
+        ownWrites.ifPresent(writes -> routing.addFilter(new OwnWritesFilter(access.access(), writes)));
         ErrorHandlers.install(routing);
-        return new RouteTable(routing, access.access());
+        return new RouteTable(routing, access.access(), access.operators().audit());
     }
 
     /** Builds the server on the finished routes; it starts last, once every worker runs. */

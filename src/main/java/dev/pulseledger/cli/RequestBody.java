@@ -17,6 +17,12 @@ final class RequestBody {
         return this;
     }
 
+    /** Adds the field as JSON null: how a change clears an optional value. */
+    RequestBody withNull(String name) {
+        fields.put(name, null);
+        return this;
+    }
+
     boolean isEmpty() {
         return fields.isEmpty();
     }

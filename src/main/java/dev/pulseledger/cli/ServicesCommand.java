@@ -21,6 +21,7 @@ public final class ServicesCommand extends CommandGroup {
             column("SPOTLIGHTED", "spotlighted"),
             column("POSITION", "position"),
             column("PUBLIC", "public"),
+            column("GROUP", "groupId"),
             column("UPDATED", "updatedAt"));
 
     private static final Output HISTORY = Output.table(
@@ -52,8 +53,19 @@ public final class ServicesCommand extends CommandGroup {
         @Nullable
         Boolean listed;
 
+        @Option(names = "--group", paramLabel = "GROUP_ID", description = "The service group it belongs to.")
+        @Nullable
+        String group;
+
+        @Option(names = "--ungroup", description = "Take it out of its service group.")
+        boolean ungroup;
+
         RequestBody addTo(RequestBody body) {
-            return body.with("description", description)
+            if (ungroup) {
+                body.withNull("groupId");
+            }
+            return body.with("groupId", group)
+                    .with("description", description)
                     .with("status", status)
                     .with("spotlighted", spotlighted)
                     .with("position", position)

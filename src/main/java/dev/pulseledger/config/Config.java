@@ -2,6 +2,7 @@ package dev.pulseledger.config;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -25,6 +26,7 @@ public final class Config {
         }
         Config config = new Config(values);
         config.tls();
+        config.readReplicas();
         return config;
     }
 
@@ -48,6 +50,17 @@ public final class Config {
             throw Settings.TLS_KEYSTORE_PASSWORD.invalid("", "the keystore's password");
         }
         return keystore.map(path -> new TlsKeystore(Path.of(path), password.orElseThrow()));
+    }
+
+    /** The read replicas' URLs; they need a PostgreSQL primary, whose WAL position measures their lag. */
+    public List<String> readReplicas() {
+        List<String> urls = get(Settings.READ_DATABASE_URL);
+        if (!urls.isEmpty() && !get(Settings.DATABASE_URL).startsWith("jdbc:postgresql:")) {
+            throw new ConfigException("Invalid setting " + Settings.READ_DATABASE_URL.flag() + " / "
+                    + Settings.READ_DATABASE_URL.env() + ": read replicas need a PostgreSQL "
+                    + Settings.DATABASE_URL.flag() + ".");
+        }
+        return urls;
     }
 
     public ServerLimits serverLimits() {

@@ -43,8 +43,12 @@ public final class Settings {
                     MIN_ADMIN_KEY_LENGTH + " to " + MAX_ADMIN_KEY_LENGTH + " printable ASCII characters without spaces",
                     Settings::isAdminKey)),
             "The admin key; without one, the first start generates one and prints it once.");
-    public static final Setting<Boolean> DEMO =
-            declare("demo", Kind.bool(), "false", "Seeds a demo plan, account, caller key (printed) and services.");
+    public static final Setting<Boolean> DEMO = declare(
+            "demo",
+            Kind.bool(),
+            "false",
+            "Seeds a demo plan, account, caller key (printed), services, an incident and a maintenance;"
+                    + " serves the status page.");
     public static final Setting<Integer> DB_POOL_SIZE = declare(
             "db-pool-size",
             Kind.wholeNumber(2, 200),
@@ -178,6 +182,24 @@ public final class Settings {
                     "a redis:// or rediss:// URL",
                     url -> (url.startsWith("redis://") || url.startsWith("rediss://")) && url.length() <= 2000)),
             "Redis that shares plan rate limits across nodes; without it each node counts on its own.");
+
+    // Read replicas (CONTRACT §18): reads that may be a moment old go to a streaming replica within the lag.
+    public static final Setting<List<String>> READ_DATABASE_URL = declare(
+            "read-database-url",
+            new Kind<>(
+                    "comma-separated jdbc:postgresql: URLs of streaming replicas (at most " + ReplicaUrls.MAX_REPLICAS
+                            + "), or nothing",
+                    ReplicaUrls::parse,
+                    false),
+            "",
+            "PostgreSQL streaming replicas that serve history, usage, the pulse, the status page, its feeds"
+                    + " and console lists while their replay lag is within --max-replica-lag-ms; needs a"
+                    + " PostgreSQL --database-url.");
+    public static final Setting<Duration> MAX_REPLICA_LAG = declare(
+            "max-replica-lag-ms",
+            Kind.millis(100, 600_000),
+            "1000",
+            "How far behind the primary a replica may be to serve a read; beyond it the primary serves.");
 
     private Settings() {}
 

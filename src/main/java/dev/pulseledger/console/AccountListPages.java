@@ -99,7 +99,7 @@ final class AccountListPages {
         model.put("plans", plans.list());
         model.put("errors", form.errors());
         model.put("values", form.values());
-        view.render(res, status, "accounts", Optional.of(session.csrfToken()), model);
+        view.render(res, status, "accounts", Optional.of(session), model);
     }
 
     /** An id finds its account by the primary key; anything else is the start of a name. */

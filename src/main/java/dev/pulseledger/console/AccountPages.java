@@ -254,7 +254,7 @@ final class AccountPages {
         model.put("errors", form.errors());
         model.put("values", form.values());
         model.put("done", done);
-        view.render(res, status, "account", Optional.of(session.csrfToken()), model);
+        view.render(res, status, "account", Optional.of(session), model);
     }
 
     static String path(String accountId) {

@@ -63,7 +63,7 @@ final class AccountSearch {
 
     /** Accounts whose name starts with {@code prefix}, after the account {@code afterId} ("" for the first page). */
     Page<Account> byNamePrefix(String prefix, String afterId, int limit) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(selectPage)) {
                 bind(ps, prefix, afterId, limit + 1);
                 List<Account> accounts = new ArrayList<>();

@@ -1,9 +1,13 @@
 package dev.pulseledger.console;
 
 import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.AuditTrail;
 import dev.pulseledger.http.Gate;
 import dev.pulseledger.http.HttpsRequests;
+import dev.pulseledger.http.RoleRules;
+import dev.pulseledger.keys.Actor;
 import dev.pulseledger.keys.Secrets;
+import dev.pulseledger.operators.OperatorDirectory;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
@@ -44,27 +48,42 @@ final class ConsoleGuard implements Gate {
     private record Admitted(Session session, Form form) {}
 
     private final ConsoleSessions sessions;
+    private final OperatorDirectory operators;
+    private final AuditTrail audit;
     private final ConsoleView view;
     private final HttpsRequests https;
 
-    ConsoleGuard(ConsoleSessions sessions, ConsoleView view, HttpsRequests https) {
+    ConsoleGuard(
+            ConsoleSessions sessions,
+            OperatorDirectory operators,
+            AuditTrail audit,
+            ConsoleView view,
+            HttpsRequests https) {
         this.sessions = sessions;
+        this.operators = operators;
+        this.audit = audit;
         this.view = view;
         this.https = https;
     }
 
     /**
-     * Without a live session a page sends the browser to sign in and a change gets 401; a change
-     * without its session's CSRF token gets 403. Nothing changes then.
+     * Without a live session of an operator who is not disabled, a page sends the browser to sign in
+     * and a change gets 401; a change without its session's CSRF token gets 403, and so does anything
+     * the operator's role may not do. Nothing changes then. A change that goes through is audited.
      */
     @Override
-    public boolean admit(ServerRequest req, ServerResponse res) {
+    public boolean admit(ServerRequest req, ServerResponse res, RoleRules.Rule rule) {
         Optional<Session> session = session(req);
+        String method = req.prologue().method().text();
         boolean reads = req.prologue().method().equals(Method.GET)
                 || req.prologue().method().equals(Method.HEAD);
         if (reads) {
             if (session.isEmpty()) {
                 redirect(res, SIGN_IN);
+                return false;
+            }
+            if (!rule.allows(session.get().actor().role(), method)) {
+                forbidden(res, session.get());
                 return false;
             }
             req.context().register(ADMITTED, new Admitted(session.get(), Form.empty()));
@@ -89,7 +108,7 @@ final class ConsoleGuard implements Gate {
                     res,
                     403,
                     "message",
-                    Optional.of(session.get().csrfToken()),
+                    Optional.of(session.get()),
                     Map.of(
                             "title",
                             "Refused",
@@ -98,8 +117,34 @@ final class ConsoleGuard implements Gate {
                                     + " Reload the page and try again."));
             return false;
         }
+        Actor actor = session.get().actor();
+        if (!rule.allows(actor.role(), method)) {
+            forbidden(res, session.get());
+            return false;
+        }
+        String path = req.path().path();
+        res.beforeSend(() -> {
+            int status = res.status().code();
+            if (status < 400) {
+                audit.record(actor, method, path, status);
+            }
+        });
         req.context().register(ADMITTED, new Admitted(session.get(), form));
         return true;
+    }
+
+    private void forbidden(ServerResponse res, Session session) {
+        view.render(
+                res,
+                403,
+                "message",
+                Optional.of(session),
+                Map.of(
+                        "title",
+                        "Not for your role",
+                        "message",
+                        "Your role (" + session.actor().role().text() + ") may not do this, so nothing was"
+                                + " changed. An owner can change your role."));
     }
 
     /** A page, given the session the gate found. */
@@ -122,23 +167,48 @@ final class ConsoleGuard implements Gate {
                         + req.path().path()));
     }
 
-    /** The live session named by the request's cookie, if any. */
+    /** The live session named by the request's cookie, if any, of an operator who is not disabled. */
     Optional<Session> session(ServerRequest req) {
-        return sessionId(req).flatMap(sessions::find);
+        return sessionId(req)
+                .flatMap(sessions::find)
+                .flatMap(found -> operators
+                        .active(found.operatorId())
+                        .map(operator -> new Session(
+                                found.idHash(),
+                                found.csrfToken(),
+                                new Actor(
+                                        operator.id(),
+                                        operator.name(),
+                                        operator.role(),
+                                        Actor.VIA_SESSION,
+                                        found.idHash().substring(0, 12)))));
     }
 
     /** The session id in the request's console cookie, if it sent one of a sane size. */
     static Optional<String> sessionId(ServerRequest req) {
+        return cookie(req, COOKIE);
+    }
+
+    /** The value of the named cookie, if the request sent one of a sane size. */
+    static Optional<String> cookie(ServerRequest req, String name) {
         for (String header : req.headers().values(HeaderNames.COOKIE)) {
             for (String cookie : header.split(";", -1)) {
                 String trimmed = cookie.strip();
-                if (trimmed.startsWith(COOKIE + "=")) {
-                    String value = trimmed.substring(COOKIE.length() + 1);
+                if (trimmed.startsWith(name + "=")) {
+                    String value = trimmed.substring(name.length() + 1);
                     return value.isEmpty() || value.length() > 100 ? Optional.empty() : Optional.of(value);
                 }
             }
         }
         return Optional.empty();
+    }
+
+    /** The sign-in form's CSRF cookie: sent back only to the sign-in path, gone with the browser session. */
+    void setFormCookie(ServerRequest req, ServerResponse res, String name, String value) {
+        res.header(
+                HeaderNames.SET_COOKIE,
+                name + "=" + value + "; Path=" + SIGN_IN + "; HttpOnly; SameSite=Strict"
+                        + (https.isHttps(req) ? "; Secure" : ""));
     }
 
     /**

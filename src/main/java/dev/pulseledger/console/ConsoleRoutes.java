@@ -2,6 +2,8 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.http.AuditTrail;
+import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
@@ -12,6 +14,10 @@ import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.ReservationQueries;
 import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.ledger.write.LedgerWriter;
+import dev.pulseledger.operators.Credentials;
+import dev.pulseledger.operators.OperatorDirectory;
+import dev.pulseledger.operators.SignInLimiter;
+import dev.pulseledger.status.groups.ServiceGroupStore;
 import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.MaintenanceStore;
 import dev.pulseledger.status.pulse.PulseFeed;
@@ -45,8 +51,20 @@ public final class ConsoleRoutes {
     private final HttpsRequests https;
     private final Clock clock;
 
-    public ConsoleRoutes(Stores stores, Authenticator authenticator, HttpsRequests https, Clock clock) {
+    /** Who operators are and what they sign in with, and where their changes are recorded. */
+    public record Operators(
+            OperatorDirectory directory,
+            AuditTrail audit,
+            Credentials credentials,
+            SignInLimiter limiter,
+            ClientAddresses clients) {}
+
+    private final Operators operators;
+
+    public ConsoleRoutes(
+            Stores stores, Operators operators, Authenticator authenticator, HttpsRequests https, Clock clock) {
         this.stores = stores;
+        this.operators = operators;
         this.authenticator = authenticator;
         this.https = https;
         this.clock = clock;
@@ -55,10 +73,18 @@ public final class ConsoleRoutes {
     public void register(RouteTable routes) {
         ConsoleView view = new ConsoleView();
         ConsoleSessions sessions = new ConsoleSessions(stores.database(), clock);
-        ConsoleGuard guard = new ConsoleGuard(sessions, view, https);
+        ConsoleGuard guard = new ConsoleGuard(sessions, operators.directory(), operators.audit(), view, https);
         routes.consoleGate(guard, ConsoleGuard.OPEN);
         new ConsoleAssets().register(routes);
-        new SignInPages(authenticator, sessions, guard, view).register(routes);
+        new SignInPages(
+                        authenticator,
+                        operators.credentials(),
+                        operators.limiter(),
+                        operators.clients(),
+                        sessions,
+                        guard,
+                        view)
+                .register(routes);
         new DashboardPage(new DashboardQueries(stores.database()), stores.services(), view, clock)
                 .register(routes, guard);
         new AccountListPages(
@@ -90,7 +116,8 @@ public final class ConsoleRoutes {
                         view,
                         clock)
                 .register(routes, guard);
-        new ServicePages(stores.services(), stores.feed(), view, clock).register(routes, guard);
+        new ServicePages(stores.services(), new ServiceGroupStore(stores.database()), stores.feed(), view, clock)
+                .register(routes, guard);
         new PlanPages(stores.plans(), view, clock).register(routes, guard);
         new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
         new IncidentPages(stores.incidents(), stores.services(), stores.feed(), view, clock).register(routes, guard);

@@ -1,5 +1,6 @@
 package dev.pulseledger.console;
 
+import dev.pulseledger.keys.Actor;
 import dev.pulseledger.keys.Secrets;
 import dev.pulseledger.store.Database;
 import java.security.SecureRandom;
@@ -25,8 +26,9 @@ public final class ConsoleSessions {
     private static final int ID_BYTES = 32;
     private static final int MAX_EXPIRED_DELETED = 1000;
     private static final String INSERT =
-            "INSERT INTO console_sessions (id_hash, created_at, last_seen_at) VALUES (?, ?, ?)";
-    private static final String SELECT = "SELECT created_at, last_seen_at FROM console_sessions WHERE id_hash = ?";
+            "INSERT INTO console_sessions (id_hash, created_at, last_seen_at, operator_id) VALUES (?, ?, ?, ?)";
+    private static final String SELECT =
+            "SELECT created_at, last_seen_at, operator_id FROM console_sessions WHERE id_hash = ?";
     private static final String TOUCH = "UPDATE console_sessions SET last_seen_at = ? WHERE id_hash = ?";
     private static final String DELETE = "DELETE FROM console_sessions WHERE id_hash = ?";
     private static final String DELETE_EXPIRED = "DELETE FROM console_sessions WHERE id_hash IN (SELECT id_hash"
@@ -41,14 +43,23 @@ public final class ConsoleSessions {
         this.clock = clock;
     }
 
-    /** When a stored session began and when it was last used. */
-    private record Stored(Instant createdAt, Instant lastSeenAt) {}
+    /** When a stored session began, when it was last used, and whose it is. */
+    private record Stored(Instant createdAt, Instant lastSeenAt, String operatorId) {}
 
-    /** A signed-in session: its CSRF token is derived from the id, so it is neither stored nor guessable. */
-    public record Session(String idHash, String csrfToken) {}
+    /** A live stored session: its CSRF token is derived from the id, so it is neither stored nor guessable. */
+    public record Found(String idHash, String csrfToken, String operatorId) {}
 
-    /** Starts a session and returns its id, the cookie's value; expired sessions are swept on the way. */
-    public String open() {
+    /**
+     * A signed-in operator's session, with the operator as they are now; the actor's credential is a
+     * short reference to the session for the audit log, not usable as it.
+     */
+    public record Session(String idHash, String csrfToken, Actor actor) {}
+
+    /**
+     * Starts a session of the operator and returns its id, the cookie's value; expired sessions are
+     * swept on the way.
+     */
+    public String open(String operatorId) {
         byte[] bytes = new byte[ID_BYTES];
         random.nextBytes(bytes);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
@@ -64,6 +75,7 @@ public final class ConsoleSessions {
                 ps.setString(1, Secrets.sha256Hex(id));
                 ps.setLong(2, now.toEpochMilli());
                 ps.setLong(3, now.toEpochMilli());
+                ps.setString(4, operatorId);
                 return ps.executeUpdate();
             }
         });
@@ -71,16 +83,18 @@ public final class ConsoleSessions {
     }
 
     /** The live session with this id, noting that it was used now; empty when unknown or expired. */
-    public Optional<Session> find(String id) {
+    public Optional<Found> find(String id) {
         String hash = Secrets.sha256Hex(id);
         Instant now = clock.instant();
         Optional<Stored> stored = database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT)) {
                 ps.setString(1, hash);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next()
+                    return rs.next() && rs.getString(3) != null
                             ? Optional.of(new Stored(
-                                    Instant.ofEpochMilli(rs.getLong(1)), Instant.ofEpochMilli(rs.getLong(2))))
+                                    Instant.ofEpochMilli(rs.getLong(1)),
+                                    Instant.ofEpochMilli(rs.getLong(2)),
+                                    rs.getString(3)))
                             : Optional.empty();
                 }
             }
@@ -97,7 +111,7 @@ public final class ConsoleSessions {
         if (!now.isBefore(times.lastSeenAt().plus(TOUCH_INTERVAL))) {
             touch(hash, now);
         }
-        return Optional.of(new Session(hash, csrfToken(id)));
+        return Optional.of(new Found(hash, csrfToken(id), times.operatorId()));
     }
 
     /** Ends the session (sign-out); ending one that is gone already is harmless. */

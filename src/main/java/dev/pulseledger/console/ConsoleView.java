@@ -2,6 +2,8 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.http.PageHeaders;
 import dev.pulseledger.http.Responses;
+import dev.pulseledger.http.RoleRules;
+import dev.pulseledger.keys.Role;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerResponse;
 import io.pebbletemplates.pebble.PebbleEngine;
@@ -69,12 +71,25 @@ final class ConsoleView {
                 .build();
     }
 
-    /** Sends {@code template} rendered with {@code model}; the layout also gets the session's CSRF token. */
+    /**
+     * Sends {@code template} rendered with {@code model}; the layout also gets the session's CSRF token,
+     * the operator's name and role, and {@code can}: which links and forms the role may use, so a page
+     * shows an operator only what the server would let them do.
+     */
     void render(
-            ServerResponse res, int status, String template, Optional<String> csrfToken, Map<String, Object> model) {
+            ServerResponse res,
+            int status,
+            String template,
+            Optional<ConsoleSessions.Session> session,
+            Map<String, Object> model) {
         Map<String, Object> context = new HashMap<>(model);
-        context.put("csrf", csrfToken.orElse(""));
-        context.put("signedIn", csrfToken.isPresent());
+        context.put("csrf", session.map(ConsoleSessions.Session::csrfToken).orElse(""));
+        context.put("signedIn", session.isPresent());
+        session.ifPresent(signedIn -> {
+            context.put("operatorName", signedIn.actor().operatorName());
+            context.put("role", signedIn.actor().role().text());
+            context.put("can", abilities(signedIn.actor().role()));
+        });
         context.putIfAbsent("done", "");
         context.put("section", SECTIONS.getOrDefault(template, ""));
         context.put("page", template);
@@ -89,13 +104,22 @@ final class ConsoleView {
         Responses.send(res, status, "text/html; charset=utf-8", html.toString().getBytes(StandardCharsets.UTF_8));
     }
 
+    /** What the role may do, by the route table's own rules, named for the templates. */
+    private static Map<String, Boolean> abilities(Role role) {
+        return Map.of(
+                "billing", RoleRules.forTemplate("/admin/accounts").allows(role, "POST"),
+                "status", RoleRules.forTemplate("/admin/services").allows(role, "POST"),
+                "webhooks", RoleRules.forTemplate("/admin/webhooks").allows(role, "GET"),
+                "operators", RoleRules.forTemplate("/admin/operators").allows(role, "POST"));
+    }
+
     /** The console's own 404 page, for an id that names nothing. */
     void notFound(ServerResponse res, ConsoleSessions.Session session) {
         render(
                 res,
                 404,
                 "message",
-                Optional.of(session.csrfToken()),
+                Optional.of(session),
                 Map.of("title", "Not found", "message", "Nothing has this id. It may have been deleted."));
     }
 

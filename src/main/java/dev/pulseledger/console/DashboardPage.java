@@ -86,7 +86,7 @@ final class DashboardPage {
                 byStatus.entrySet().stream()
                         .map(e -> Map.of("status", e.getKey().wire(), "count", e.getValue()))
                         .toList());
-        view.render(res, 200, "dashboard", Optional.of(session.csrfToken()), model);
+        view.render(res, 200, "dashboard", Optional.of(session), model);
     }
 
     private static BarChart chart(String title, String unit, List<Instant> hours, Function<Long, Long> value) {

@@ -35,7 +35,7 @@ final class DashboardQueries {
 
     /** Spending per hour since {@code since} (an hour's start), keyed by the hour's start in epoch milliseconds. */
     Map<Long, Hour> hourlySpends(Instant since) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             Map<Long, Hour> hours = new HashMap<>();
             try (PreparedStatement ps = connection.prepareStatement(HOURLY_SPENDS)) {
                 ps.setLong(1, since.toEpochMilli());
@@ -50,7 +50,7 @@ final class DashboardQueries {
     }
 
     List<TopAccount> topAccounts(Instant since, int limit) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             List<TopAccount> top = new ArrayList<>();
             try (PreparedStatement ps = connection.prepareStatement(TOP_ACCOUNTS)) {
                 ps.setLong(1, since.toEpochMilli());
@@ -67,7 +67,7 @@ final class DashboardQueries {
 
     /** Failed webhook attempts (an error or a non-2xx answer) per hour since {@code since}. */
     Map<Long, Long> hourlyWebhookFailures(Instant since) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             Map<Long, Long> hours = new HashMap<>();
             try (PreparedStatement ps = connection.prepareStatement(HOURLY_WEBHOOK_FAILURES)) {
                 ps.setLong(1, since.toEpochMilli());

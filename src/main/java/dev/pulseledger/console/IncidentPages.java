@@ -150,6 +150,6 @@ final class IncidentPages {
         model.put("errors", form.errors());
         model.put("values", form.values());
         model.put("done", done);
-        view.render(res, status, "incidents", Optional.of(session.csrfToken()), model);
+        view.render(res, status, "incidents", Optional.of(session), model);
     }
 }

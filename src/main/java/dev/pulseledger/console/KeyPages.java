@@ -58,7 +58,7 @@ final class KeyPages {
                         res,
                         201,
                         "key-issued",
-                        Optional.of(session.csrfToken()),
+                        Optional.of(session),
                         Map.of("key", issued.key(), "secret", issued.secret()));
             }
             case KeyIssuer.Issue.AccountNotFound notFound -> view.notFound(res, session);

@@ -180,6 +180,6 @@ final class MaintenancePages {
         model.put("errors", form.errors());
         model.put("values", form.values());
         model.put("done", done);
-        view.render(res, status, "maintenance", Optional.of(session.csrfToken()), model);
+        view.render(res, status, "maintenance", Optional.of(session), model);
     }
 }

@@ -114,6 +114,6 @@ final class PlanPages {
         model.put("errors", form.errors());
         model.put("values", form.values());
         model.put("done", done);
-        view.render(res, status, "plans", Optional.of(session.csrfToken()), model);
+        view.render(res, status, "plans", Optional.of(session), model);
     }
 }

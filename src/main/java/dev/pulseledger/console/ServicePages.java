@@ -1,8 +1,11 @@
 package dev.pulseledger.console;
 
 import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.status.groups.ServiceGroup;
+import dev.pulseledger.status.groups.ServiceGroupStore;
 import dev.pulseledger.status.pulse.PulseFeed;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceStatus;
@@ -10,6 +13,7 @@ import dev.pulseledger.status.services.ServiceStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,15 +21,21 @@ import java.util.Optional;
 
 /** Every service, public or not, in pulse order, with a status control for each. */
 final class ServicePages {
-    private static final Map<String, String> DONE = Map.of("status", "Status changed.");
+    private static final Map<String, String> DONE = Map.of(
+            "status", "Status changed.",
+            "group", "Group changed.",
+            "group-created", "Group created.",
+            "group-deleted", "Group deleted.");
 
     private final ServiceStore services;
+    private final ServiceGroupStore groups;
     private final PulseFeed feed;
     private final ConsoleView view;
     private final Clock clock;
 
-    ServicePages(ServiceStore services, PulseFeed feed, ConsoleView view, Clock clock) {
+    ServicePages(ServiceStore services, ServiceGroupStore groups, PulseFeed feed, ConsoleView view, Clock clock) {
         this.services = services;
+        this.groups = groups;
         this.feed = feed;
         this.view = view;
         this.clock = clock;
@@ -33,7 +43,60 @@ final class ServicePages {
 
     void register(RouteTable routes, ConsoleGuard guard) {
         routes.get("/console/services", guard.page(this::list))
-                .post("/console/services/{serviceId}/status", guard.change(this::changeStatus));
+                .post("/console/services/{serviceId}/status", guard.change(this::changeStatus))
+                .post("/console/services/{serviceId}/group", guard.change(this::changeGroup))
+                .post("/console/service-groups", guard.change(this::createGroup))
+                .post("/console/service-groups/{groupId}/delete", guard.change(this::deleteGroup));
+    }
+
+    private void changeGroup(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String serviceId = Requests.pathParam(req, "serviceId");
+        String chosen = form.value("groupId");
+        Optional<String> groupId = chosen.isEmpty() ? Optional.empty() : Optional.of(chosen);
+        if (groupId.isPresent() && groups.find(groupId.get()).isEmpty()) {
+            form.error("groupId", "Choose one of the groups listed.");
+            show(res, session, 422, form, serviceId, "");
+            return;
+        }
+        Optional<Service> changed = services.update(serviceId, current -> current.withGroup(groupId, clock.instant()));
+        if (changed.isEmpty()) {
+            view.notFound(res, session);
+            return;
+        }
+        feed.invalidate();
+        ConsoleGuard.redirect(res, "/console/services?done=group");
+    }
+
+    private void createGroup(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String id = form.value("id");
+        String name = form.value("name").strip();
+        if (!JsonBody.SLUG.matcher(id).matches()) {
+            form.error("id", "Use lower-case letters, digits and hyphens, starting with a letter or digit.");
+        }
+        if (name.isEmpty() || name.length() > 200) {
+            form.error("name", "Give a name of 1 to 200 characters.");
+        }
+        if (!form.valid()) {
+            show(res, session, 422, form, "", "");
+            return;
+        }
+        Instant now = clock.instant();
+        if (groups.create(new ServiceGroup(id, name, 0, now, now)) != ServiceGroupStore.Create.CREATED) {
+            form.error("id", "A group or a service already has this id, or there are too many groups.");
+            show(res, session, 422, form, "", "");
+            return;
+        }
+        feed.invalidate();
+        ConsoleGuard.redirect(res, "/console/services?done=group-created");
+    }
+
+    private void deleteGroup(ServerRequest req, ServerResponse res, Session session, Form form) {
+        if (!groups.delete(Requests.pathParam(req, "groupId"))) {
+            view.notFound(res, session);
+            return;
+        }
+        feed.invalidate();
+        ConsoleGuard.redirect(res, "/console/services?done=group-deleted");
     }
 
     private void list(ServerRequest req, ServerResponse res, Session session) {
@@ -54,17 +117,8 @@ final class ServicePages {
             show(res, session, 422, form, serviceId, "");
             return;
         }
-        Optional<Service> changed = services.update(
-                serviceId,
-                current -> new Service(
-                        current.id(),
-                        current.name(),
-                        current.description(),
-                        status.get(),
-                        current.spotlighted(),
-                        current.position(),
-                        current.isPublic(),
-                        clock.instant()));
+        Optional<Service> changed =
+                services.update(serviceId, current -> current.withStatus(status.get(), clock.instant()));
         if (changed.isEmpty()) {
             view.notFound(res, session);
             return;
@@ -80,9 +134,11 @@ final class ServicePages {
         model.put(
                 "statuses",
                 Arrays.stream(ServiceStatus.values()).map(ServiceStatus::wire).toList());
+        model.put("groups", groups.all());
         model.put("failed", failedService);
         model.put("errors", form.errors());
+        model.put("values", form.values());
         model.put("done", done);
-        view.render(res, status, "services", Optional.of(session.csrfToken()), model);
+        view.render(res, status, "services", Optional.of(session), model);
     }
 }

@@ -35,7 +35,7 @@ final class WebhookPages {
     }
 
     private void list(ServerRequest req, ServerResponse res, Session session) {
-        view.render(res, 200, "webhooks", Optional.of(session.csrfToken()), Map.of("webhooks", webhooks.list()));
+        view.render(res, 200, "webhooks", Optional.of(session), Map.of("webhooks", webhooks.list()));
     }
 
     private void detail(ServerRequest req, ServerResponse res, Session session) {
@@ -57,7 +57,7 @@ final class WebhookPages {
                 Requests.query(req, "done").filter("resent"::equals).isPresent()
                         ? "Queued again: the new delivery is at the top and is attempted within seconds."
                         : "");
-        view.render(res, 200, "webhook", Optional.of(session.csrfToken()), model);
+        view.render(res, 200, "webhook", Optional.of(session), model);
     }
 
     private void resend(ServerRequest req, ServerResponse res, Session session, Form form) {

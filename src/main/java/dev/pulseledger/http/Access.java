@@ -1,5 +1,6 @@
 package dev.pulseledger.http;
 
+import dev.pulseledger.keys.Actor;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import dev.pulseledger.keys.KeyCheck;
@@ -46,15 +47,15 @@ public final class Access {
         return check(req) instanceof KeyCheck.OfCaller(Caller caller) ? Optional.of(caller) : Optional.empty();
     }
 
-    /** Passes only for an admin key; a known caller key gets 403, anything else 401. */
-    void requireAdmin(ServerRequest req) {
-        switch (check(req)) {
-            case KeyCheck.Admin admin -> {}
+    /** The operator behind an admin key; a known caller key gets 403, anything else 401. */
+    Actor requireAdmin(ServerRequest req) {
+        return switch (check(req)) {
+            case KeyCheck.Admin admin -> admin.actor();
             case KeyCheck.OfCaller ofCaller -> throw forbidden("This endpoint needs an admin key.");
             case KeyCheck.Refused(KeyCheck.Reason reason)
             when reason == KeyCheck.Reason.ACCOUNT_SUSPENDED -> throw forbidden("This endpoint needs an admin key.");
             case KeyCheck.Refused(KeyCheck.Reason reason) -> throw unauthorized(reason);
-        }
+        };
     }
 
     /** Whether the request's key may still call now, checked afresh (a long stream asks this repeatedly). */

@@ -8,7 +8,7 @@ import io.helidon.webserver.http.ServerResponse;
 public interface Gate {
     /**
      * Lets the request through (true), or answers it itself and returns false; it may also refuse by
-     * throwing a {@link ProblemException}.
+     * throwing a {@link ProblemException}. {@code rule} says which roles may call the route.
      */
-    boolean admit(ServerRequest req, ServerResponse res);
+    boolean admit(ServerRequest req, ServerResponse res, RoleRules.Rule rule);
 }

@@ -1,5 +1,6 @@
 package dev.pulseledger.http;
 
+import dev.pulseledger.keys.Actor;
 import io.helidon.http.Method;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
@@ -17,7 +18,9 @@ import java.util.regex.Pattern;
  * Registers every route with Helidon and remembers it, so that unknown paths get 404, known paths
  * with the wrong method get 405 with {@code Allow}, and the OpenAPI test can compare both lists.
  * Who may call a route follows from its path, here and nowhere else: every route under {@value
- * #ADMIN_PREFIX} needs the admin key before its handler runs, and every route under {@value
+ * #ADMIN_PREFIX} needs an operator's admin key whose role {@link RoleRules} lets call it before its
+ * handler runs (else 403 {@code forbidden_for_role}), and each change it makes is written to the
+ * {@link AuditTrail} with the operator's name; every route under {@value
  * #CONSOLE_PREFIX} passes the console's {@link Gate} (a signed-in session), but for the few routes the
  * console declares open (sign-in, its assets). A console route registered before its gate is refused.
  */
@@ -33,14 +36,16 @@ public final class RouteTable {
 
     private final HttpRouting.Builder routing;
     private final Access access;
+    private final AuditTrail audit;
     private final Map<String, Pattern> patterns = new LinkedHashMap<>();
     private final Map<String, Set<String>> methodsByTemplate = new LinkedHashMap<>();
     private final List<Route> routes = new ArrayList<>();
     private Optional<ConsoleRule> console = Optional.empty();
 
-    public RouteTable(HttpRouting.Builder routing, Access access) {
+    public RouteTable(HttpRouting.Builder routing, Access access, AuditTrail audit) {
         this.routing = routing;
         this.access = access;
+        this.audit = audit;
     }
 
     /**
@@ -76,7 +81,7 @@ public final class RouteTable {
     }
 
     private RouteTable add(Method method, String pathTemplate, Handler handler) {
-        Handler guarded = guarded(pathTemplate, handler);
+        Handler guarded = guarded(method, pathTemplate, handler);
         routing.route(method, pathTemplate, guarded);
         if (method.equals(Method.GET)) {
             routing.route(Method.HEAD, pathTemplate, guarded);
@@ -121,29 +126,53 @@ public final class RouteTable {
     }
 
     /** The one access rule: the handler behind the check its path asks for. */
-    private Handler guarded(String pathTemplate, Handler handler) {
+    private Handler guarded(Method method, String pathTemplate, Handler handler) {
         if (pathTemplate.startsWith(ADMIN_PREFIX)) {
-            return adminOnly(handler);
+            return adminOnly(method, RoleRules.forTemplate(pathTemplate), handler);
         }
         if (pathTemplate.equals(CONSOLE_PREFIX) || pathTemplate.startsWith(CONSOLE_PREFIX + "/")) {
             ConsoleRule rule = console.orElseThrow(() -> new IllegalStateException(
                     "A console route needs the console's gate installed first: " + pathTemplate));
-            return rule.openTemplates().contains(pathTemplate) ? handler : gated(rule.gate(), handler);
+            return rule.openTemplates().contains(pathTemplate)
+                    ? handler
+                    : gated(rule.gate(), RoleRules.forConsoleTemplate(pathTemplate), handler);
         }
         return handler;
     }
 
-    private static Handler gated(Gate gate, Handler handler) {
+    private static Handler gated(Gate gate, RoleRules.Rule rule, Handler handler) {
         return (req, res) -> {
-            if (gate.admit(req, res)) {
+            if (gate.admit(req, res, rule)) {
                 handler.handle(req, res);
             }
         };
     }
 
-    private Handler adminOnly(Handler handler) {
+    /**
+     * The admin rule: an admin key, a role the route's rule allows, and for a change an audit entry
+     * written before the response leaves (so whoever sees the answer can read the entry).
+     */
+    private Handler adminOnly(Method method, RoleRules.Rule rule, Handler handler) {
+        boolean reads = method.equals(Method.GET);
         return (req, res) -> {
-            access.requireAdmin(req);
+            Actor actor = access.requireAdmin(req);
+            String verb = req.prologue().method().text();
+            if (!rule.allows(actor.role(), verb)) {
+                throw new ProblemException(
+                        403,
+                        "forbidden_for_role",
+                        "Forbidden",
+                        "The role " + actor.role().text() + " may not " + verb + " this resource.");
+            }
+            if (!reads) {
+                String path = req.path().path();
+                res.beforeSend(() -> {
+                    int status = res.status().code();
+                    if (status >= 200 && status < 300) {
+                        audit.record(actor, verb, path, status);
+                    }
+                });
+            }
             handler.handle(req, res);
         };
     }

@@ -1,7 +1,7 @@
 package dev.pulseledger.keys;
 
 /**
- * One committed change that decides who may call: which key hash, account or plan it touched. The
+ * One committed change that decides who may call: which key hash, account, plan or operator it touched. The
  * subject of a {@code KEY} change is the key's hash, never the key.
  */
 public record AccessChange(long sequence, Kind kind, String subject) {
@@ -10,7 +10,9 @@ public record AccessChange(long sequence, Kind kind, String subject) {
     public enum Kind {
         KEY("key"),
         ACCOUNT("account"),
-        PLAN("plan");
+        PLAN("plan"),
+        /** An operator changed: role, disabled, or an admin key made or revoked. Subject: the operator's id. */
+        OPERATOR("operator");
 
         private final String column;
 

@@ -2,7 +2,6 @@ package dev.pulseledger.keys;
 
 import java.io.PrintStream;
 import java.time.Clock;
-import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -13,23 +12,26 @@ import java.util.stream.Collectors;
 public final class AdminKeys {
     /** How an operator who lost the admin key gets a new one; said at every start. */
     public static final String REPLACE_LOST_KEY = "Lost it? Restart with --admin-key <new key of 16+ characters>"
-            + " (or PULSELEDGER_ADMIN_KEY): a configured key replaces the stored ones.";
+            + " (or PULSELEDGER_ADMIN_KEY): a configured key acts for the first owner; then revoke the lost key"
+            + " with DELETE /admin/operators/{operatorId}/keys/{keyId}.";
 
     private static final String GENERATED_PREFIX = "pl_admin_";
 
-    /** The hashes a node accepts, and a description of the key in force that never holds the key. */
-    public record InForce(List<String> hashes, String description) {}
+    /**
+     * The hash of the configured key if any (it acts for the first owner, beside every operator's stored
+     * keys), and a description of the key in force that never holds the key.
+     */
+    public record InForce(Optional<String> configuredHash, String description) {}
 
     private AdminKeys() {}
 
     public static InForce accepted(Optional<String> configuredKey, KeyStore keys, Clock clock, PrintStream console) {
         if (configuredKey.isPresent()) {
             return new InForce(
-                    List.of(Secrets.sha256Hex(configuredKey.get())),
+                    Optional.of(Secrets.sha256Hex(configuredKey.get())),
                     "the configured key (--admin-key / PULSELEDGER_ADMIN_KEY) " + shown(configuredKey.get()));
         }
-        List<String> stored = keys.adminKeyHashes();
-        if (stored.isEmpty()) {
+        if (keys.adminKeyHashes().isEmpty()) {
             String generated = Secrets.newAdminKey();
             if (keys.addFirstAdminKey(Secrets.sha256Hex(generated), prefix(generated), clock.instant())) {
                 console.println();
@@ -40,12 +42,11 @@ public final class AdminKeys {
                 console.println("  Keep it safe. Set PULSELEDGER_ADMIN_KEY or --admin-key to use your own.");
                 console.println();
             }
-            stored = keys.adminKeyHashes();
         }
         String prefixes = keys.adminKeyPrefixes().stream()
                 .map(prefix -> prefix.map(p -> p + "…").orElse("(prefix not recorded)"))
                 .collect(Collectors.joining(", "));
-        return new InForce(stored, "the key generated on first start, stored as a hash: " + prefixes);
+        return new InForce(Optional.empty(), "the key generated on first start, stored as a hash: " + prefixes);
     }
 
     private static String shown(String key) {

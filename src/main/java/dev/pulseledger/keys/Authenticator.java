@@ -1,7 +1,6 @@
 package dev.pulseledger.keys;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,12 +12,12 @@ public final class Authenticator {
 
     private final KeyDirectory directory;
     private final Clock clock;
-    private final List<String> adminKeyHashes;
+    private final AdminKeyRing adminKeys;
 
-    public Authenticator(KeyDirectory directory, Clock clock, List<String> adminKeyHashes) {
+    public Authenticator(KeyDirectory directory, Clock clock, AdminKeyRing adminKeys) {
         this.directory = directory;
         this.clock = clock;
-        this.adminKeyHashes = List.copyOf(adminKeyHashes);
+        this.adminKeys = adminKeys;
     }
 
     /** Who {@code presentedKey} (the X-ApiKey header, if sent) belongs to, or why it is refused. */
@@ -39,8 +38,9 @@ public final class Authenticator {
             return new KeyCheck.Refused(KeyCheck.Reason.UNKNOWN);
         }
         String hash = Secrets.sha256Hex(key);
-        if (isAdminHash(hash)) {
-            return new KeyCheck.Admin();
+        Optional<Actor> admin = adminKeys.actor(hash);
+        if (admin.isPresent()) {
+            return new KeyCheck.Admin(admin.get());
         }
         Optional<KeyGrant> grant = directory.grant(hash, waitForNewKeys).filter(g -> g.usable(clock));
         if (grant.isEmpty()) {
@@ -56,13 +56,5 @@ public final class Authenticator {
     /** Makes a change just committed on this node show at once in what this node answers. */
     public void catchUp() {
         directory.catchUp();
-    }
-
-    private boolean isAdminHash(String hash) {
-        boolean match = false;
-        for (String adminHash : adminKeyHashes) {
-            match |= Secrets.sameHash(adminHash, hash);
-        }
-        return match;
     }
 }

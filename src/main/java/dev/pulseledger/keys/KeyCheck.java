@@ -2,8 +2,8 @@ package dev.pulseledger.keys;
 
 /** What a presented key turned out to be: the admin's, a caller's, or refused for a reason. */
 public sealed interface KeyCheck {
-    /** One of the accepted admin keys. */
-    record Admin() implements KeyCheck {}
+    /** An admin key of an operator who is not disabled. */
+    record Admin(Actor actor) implements KeyCheck {}
 
     /** A usable caller key of an active account. */
     record OfCaller(Caller caller) implements KeyCheck {}

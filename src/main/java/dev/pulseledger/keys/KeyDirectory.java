@@ -109,8 +109,8 @@ public final class KeyDirectory implements AccessFeed.Listener {
                         .removeIf(grant -> grant.map(g -> g.accountId().equals(change.subject()))
                                 .orElse(false));
             }
-            case PLAN -> {
-                // A grant names its account's plan, not the plan's contents.
+            case PLAN, OPERATOR -> {
+                // A grant names its account's plan, not the plan's contents; operators hold no caller keys.
             }
         }
     }

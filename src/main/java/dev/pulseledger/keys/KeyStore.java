@@ -1,6 +1,7 @@
 package dev.pulseledger.keys;
 
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Rows;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -29,8 +30,14 @@ public final class KeyStore {
     private static final String REVOKE =
             "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING key_hash";
     private static final String EXISTS = "SELECT 1 FROM api_keys WHERE id = ?";
-    private static final String INSERT_ADMIN = "INSERT INTO admin_keys (key_hash, created_at, prefix) VALUES (?, ?, ?)";
-    private static final String SELECT_ADMIN_PREFIXES = "SELECT prefix FROM admin_keys ORDER BY created_at";
+    /** The first admin key belongs to the first owner (CONTRACT §17), the earliest owner not disabled. */
+    private static final String INSERT_ADMIN =
+            "INSERT INTO admin_keys (key_hash, created_at, prefix, id, name, operator_id) VALUES (?, ?, ?, ?,"
+                    + " 'first admin key', (SELECT id FROM operators WHERE role = 'owner' AND disabled_at IS NULL"
+                    + " ORDER BY created_at, id LIMIT 1))";
+
+    private static final String SELECT_ADMIN_PREFIXES =
+            "SELECT prefix FROM admin_keys WHERE name = 'first admin key' ORDER BY created_at";
     /** Any constant works; this one spells "admkey" so it is recognisable in pg_locks. */
     private static final long FIRST_ADMIN_KEY_LOCK = 0x61646d6b6579L;
 
@@ -155,6 +162,7 @@ public final class KeyStore {
                 ps.setString(1, keyHash);
                 ps.setLong(2, at.toEpochMilli());
                 ps.setString(3, prefix);
+                ps.setString(4, Ids.adminKey());
                 return ps.executeUpdate() == 1;
             }
         });

@@ -33,7 +33,9 @@ public final class OpenApiDocument {
             "status",
             "ratelimit",
             "console",
-            "usage");
+            "usage",
+            "status-plus",
+            "operators");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");
     private static final String REQUEST_ID = "X-Request-Id";

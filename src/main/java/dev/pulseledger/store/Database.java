@@ -59,6 +59,14 @@ public final class Database implements AutoCloseable {
 
     private final AtomicLong lastProbeNanos = new AtomicLong(System.nanoTime() - WRITE_PROBE_INTERVAL.toNanos());
 
+    /** Where {@link #readMayLag} sends its work: this database until read replicas are set up (db/ReadTargets). */
+    private volatile LaggingReads laggingReads = this::read;
+
+    /** Runs reads that may be a moment old (CONTRACT §18): a read replica's, or this database's own. */
+    public interface LaggingReads {
+        <T> T read(SqlWork<T> work);
+    }
+
     private Database(Dialect dialect, HikariDataSource pool, Settings settings) {
         this.dialect = dialect;
         this.pool = pool;
@@ -97,10 +105,22 @@ public final class Database implements AutoCloseable {
         return open(settings, false);
     }
 
+    /**
+     * Opens a read replica's pool without waiting for it or touching its schema: a replica that is down
+     * at start only means its reads go to the primary until it answers.
+     */
+    public static Database openReplica(Settings settings) {
+        return open(settings, false, false);
+    }
+
     private static Database open(Settings settings, boolean migrate) {
+        return open(settings, migrate, true);
+    }
+
+    private static Database open(Settings settings, boolean migrate, boolean await) {
         Dialect dialect = Dialect.fromUrl(settings.jdbcUrl());
         HikariConfig config = new HikariConfig();
-        config.setPoolName("pulseledger");
+        config.setPoolName(await ? "pulseledger" : "pulseledger-replica");
         config.setJdbcUrl(settings.jdbcUrl());
         config.setMaximumPoolSize(settings.poolSize());
         config.setMinimumIdle(Math.min(2, settings.poolSize()));
@@ -113,6 +133,9 @@ public final class Database implements AutoCloseable {
         }
         HikariDataSource pool = new HikariDataSource(config);
         Database database = new Database(dialect, pool, settings);
+        if (!await) {
+            return database;
+        }
         try {
             // A local file does not come back by waiting: SQLite fails at once, a server gets the timeout.
             database.awaitReachable(
@@ -290,6 +313,19 @@ public final class Database implements AutoCloseable {
         } catch (SQLException e) {
             throw fault(e, false);
         }
+    }
+
+    /**
+     * Runs a read that may be up to {@code --max-replica-lag-ms} old (history, usage, the pulse, the status
+     * page, console lists): on a read replica when one is set up and fresh enough, else like {@link #read}.
+     */
+    public <T> T readMayLag(SqlWork<T> work) {
+        return laggingReads.read(work);
+    }
+
+    /** Sends {@link #readMayLag} work to {@code reads} from now on (the read replicas' router). */
+    public void sendLaggingReadsTo(LaggingReads reads) {
+        laggingReads = reads;
     }
 
     /** Like {@link #read(SqlWork)}, for work that returns nothing. */

@@ -50,6 +50,16 @@ public final class Ids {
         return "mnt_" + ulid();
     }
 
+    /** An operator (issue 43). */
+    public static String operator() {
+        return "op_" + ulid();
+    }
+
+    /** An operator's admin key (issue 43). */
+    public static String adminKey() {
+        return "akey_" + ulid();
+    }
+
     private static String ulid() {
         return UlidCreator.getMonotonicUlid().toLowerCase();
     }

@@ -241,6 +241,24 @@ class OperatorCliTest {
     }
 
     @Test
+    void aServiceGroupIsCreatedJoinedAndLeftFromTheTerminal() {
+        ok("service-groups", "create", "cli-core", "--name", "CLI core", "--position", "4");
+        ok("services", "put", "cli-grouped", "--name", "Grouped", "--group", "cli-core");
+        assertThat(ok("service-groups", "list").out()).contains("cli-core").contains("CLI core");
+        assertThat(ok("services", "get", "cli-grouped").out()).contains("cli-core");
+        ok("service-groups", "update", "cli-core", "--name", "Core, renamed");
+        assertThat(ok("service-groups", "get", "cli-core").out()).contains("Core, renamed");
+        assertThat(ok("services", "update", "cli-grouped", "--ungroup", "--json")
+                        .json()
+                        .get("groupId")
+                        .isNull())
+                .isTrue();
+        assertThat(ok("service-groups", "delete", "cli-core").out()).contains("Deleted cli-core.");
+        assertThat(cli("service-groups", "get", "cli-core").exitCode()).isEqualTo(ExitCodes.REFUSED);
+        ok("services", "delete", "cli-grouped");
+    }
+
+    @Test
     void incidentsAndMaintenanceAreRunFromTheTerminalAndShowInTheHistory() {
         ok("services", "put", "cli-db", "--name", "Database");
         String incident = ok(

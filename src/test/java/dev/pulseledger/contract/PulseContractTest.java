@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** CONTRACT §3, GET /api/pulse: only public services, spotlighted first, Statuspage statuses. */
 class PulseContractTest extends ContractTest {
     private static final Set<String> FIELDS =
-            Set.of("id", "name", "description", "status", "spotlighted", "position", "updatedAt");
+            Set.of("id", "name", "description", "status", "spotlighted", "position", "updatedAt", "groupId");
     private static final Comparator<JsonNode> PULSE_ORDER = Comparator.comparing(
                     (JsonNode s) -> !s.path("spotlighted").asBoolean())
             .thenComparingInt(s -> s.path("position").asInt())

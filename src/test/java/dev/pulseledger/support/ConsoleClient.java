@@ -9,7 +9,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -23,6 +25,7 @@ import javax.net.ssl.SSLContext;
  */
 public final class ConsoleClient {
     public static final String COOKIE = "pl_console";
+    public static final String SIGN_IN_COOKIE = "pl_signin";
     private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
     private static final HttpClient CLIENT = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5))
@@ -65,7 +68,34 @@ public final class ConsoleClient {
 
     /** Signs in with {@code key}; the reply is the sign-in POST's (303 on success). */
     public HttpResponse<String> signIn(String key) {
-        HttpResponse<String> reply = post("/console/sign-in", Map.of("adminKey", key));
+        return signInWith(Map.of("adminKey", key));
+    }
+
+    /** Signs in with an operator's email, password and TOTP or recovery code (empty: none). */
+    public HttpResponse<String> signIn(String email, String password, String code) {
+        return signInWith(Map.of("email", email, "password", password, "code", code));
+    }
+
+    /**
+     * Posts the sign-in form as a browser does: it first loads the form, which sets the form's CSRF
+     * cookie and puts the same token in the form.
+     */
+    private HttpResponse<String> signInWith(Map<String, String> fields) {
+        HttpResponse<String> form = get("/console/sign-in");
+        String formCookie = form.headers().allValues("Set-Cookie").stream()
+                .filter(cookie -> cookie.startsWith(SIGN_IN_COOKIE + "="))
+                .map(cookie -> cookie.substring(0, cookie.indexOf(';')))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("The sign-in form set no CSRF cookie"));
+        Matcher token = CSRF.matcher(form.body());
+        if (!token.find()) {
+            throw new AssertionError("The sign-in form has no CSRF token");
+        }
+        Map<String, String> withToken = new LinkedHashMap<>(fields);
+        withToken.put("csrf", token.group(1));
+        HttpResponse<String> reply = send(request("/console/sign-in", Optional.of(formCookie))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(formBody(withToken))));
         reply.headers()
                 .firstValue("Set-Cookie")
                 .filter(cookie -> cookie.startsWith(COOKIE + "="))
@@ -96,12 +126,9 @@ public final class ConsoleClient {
 
     /** Posts a form as it is given: add {@code csrf} to it to act as the page would. */
     public HttpResponse<String> post(String path, Map<String, String> fields) {
-        String body = fields.entrySet().stream()
-                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
-                .collect(Collectors.joining("&"));
         return send(request(path)
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+                .POST(HttpRequest.BodyPublishers.ofString(formBody(fields))));
     }
 
     /** Posts a form with the CSRF token of the page at {@code pagePath}, as submitting that page does. */
@@ -111,10 +138,25 @@ public final class ConsoleClient {
         return post(action, withToken);
     }
 
+    private static String formBody(Map<String, String> fields) {
+        return fields.entrySet().stream()
+                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
+                .collect(Collectors.joining("&"));
+    }
+
     private HttpRequest.Builder request(String path) {
+        return request(path, Optional.empty());
+    }
+
+    private HttpRequest.Builder request(String path, Optional<String> extraCookie) {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(Duration.ofSeconds(30));
-        sessionId.ifPresent(id -> request.header("Cookie", COOKIE + "=" + id));
+        List<String> cookies = new ArrayList<>();
+        sessionId.ifPresent(id -> cookies.add(COOKIE + "=" + id));
+        extraCookie.ifPresent(cookies::add);
+        if (!cookies.isEmpty()) {
+            request.header("Cookie", String.join("; ", cookies));
+        }
         headers.forEach(request::header);
         return request;
     }

@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A PostgreSQL primary and a synchronous streaming standby of their own, made with initdb and
- * pg_basebackup in a temporary folder on free ports, so a test can crash the primary and promote the
- * standby. PostgreSQL refuses to run as root, so under root every command runs as the postgres user.
+ * A PostgreSQL primary and a streaming standby of their own (synchronous, or an asynchronous read
+ * replica), made with initdb and pg_basebackup in a temporary folder on free ports, so a test can crash
+ * the primary and promote the standby, or stop the replica and pause its replay. PostgreSQL refuses to run as root, so under root every command runs as the postgres user.
  * Without PostgreSQL's server programs a test is skipped on a workstation but fails under CI.
  */
 public final class PostgresPair implements AutoCloseable {
@@ -29,18 +29,32 @@ public final class PostgresPair implements AutoCloseable {
     private final Path folder;
     private final int primaryPort;
     private final int standbyPort;
+    private final boolean synchronous;
 
-    private PostgresPair(Path bin, Path folder, int primaryPort, int standbyPort) {
+    private PostgresPair(Path bin, Path folder, int primaryPort, int standbyPort, boolean synchronous) {
         this.bin = bin;
         this.folder = folder;
         this.primaryPort = primaryPort;
         this.standbyPort = standbyPort;
+        this.synchronous = synchronous;
     }
 
     /** Starts both servers and returns once the standby is the primary's synchronous standby. */
     public static PostgresPair start() throws IOException, InterruptedException {
+        return start(true);
+    }
+
+    /**
+     * Starts a primary and an asynchronous streaming replica (a read replica: commits never wait for it, so
+     * it may be stopped or have its replay paused), returning once it streams.
+     */
+    public static PostgresPair startWithReadReplica() throws IOException, InterruptedException {
+        return start(false);
+    }
+
+    private static PostgresPair start(boolean synchronous) throws IOException, InterruptedException {
         Path folder = Files.createTempDirectory("postgres-pair");
-        PostgresPair pair = new PostgresPair(binaries(), folder, freePort(), freePort());
+        PostgresPair pair = new PostgresPair(binaries(), folder, freePort(), freePort(), synchronous);
         try {
             pair.initialise();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -63,9 +77,9 @@ public final class PostgresPair implements AutoCloseable {
                 unix_socket_directories = '%s'
                 wal_level = replica
                 max_wal_senders = 4
-                synchronous_standby_names = '*'
+                synchronous_standby_names = '%s'
                 synchronous_commit = on
-                """.formatted(primaryPort, folder),
+                """.formatted(primaryPort, folder, synchronous ? "*" : ""),
                 java.nio.file.StandardOpenOption.APPEND);
         startServer(primary());
         runPostgres(
@@ -87,7 +101,7 @@ public final class PostgresPair implements AutoCloseable {
                 "port = %d%nsynchronous_standby_names = ''%n".formatted(standbyPort),
                 java.nio.file.StandardOpenOption.APPEND);
         startServer(standby());
-        Waiting.until("the standby streams synchronously", this::standbyIsSynchronous);
+        Waiting.until("the standby streams", this::standbyStreams);
         try (Connection connection = DriverManager.getConnection(serverUrl(primaryPort, "postgres"));
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE " + DATABASE);
@@ -117,11 +131,36 @@ public final class PostgresPair implements AutoCloseable {
         runPostgres("pg_ctl", "-D", standby().toString(), "promote", "-w");
     }
 
-    private boolean standbyIsSynchronous() {
+    /** The primary alone. */
+    public String primaryUrl() {
+        return serverUrl(primaryPort, DATABASE);
+    }
+
+    /** Stops the standby (a fast shutdown: its clients are cut off). */
+    public void stopStandby() throws IOException, InterruptedException {
+        runPostgres("pg_ctl", "-D", standby().toString(), "stop", "-m", "fast", "-w");
+    }
+
+    /** Starts the stopped standby again; it resumes streaming from where it stopped. */
+    public void startStandby() throws IOException, InterruptedException {
+        startServer(standby());
+    }
+
+    /** Pauses (or resumes) the standby's replay of WAL: it keeps receiving, but shows nothing newer. */
+    public void pauseStandbyReplay(boolean paused) {
+        try (Connection connection = DriverManager.getConnection(standbyUrl());
+                Statement statement = connection.createStatement()) {
+            statement.execute(paused ? "SELECT pg_wal_replay_pause()" : "SELECT pg_wal_replay_resume()");
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private boolean standbyStreams() {
         try (Connection connection = DriverManager.getConnection(serverUrl(primaryPort, "postgres"));
                 Statement statement = connection.createStatement();
-                ResultSet rs =
-                        statement.executeQuery("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")) {
+                ResultSet rs = statement.executeQuery("SELECT count(*) FROM pg_stat_replication WHERE sync_state = "
+                        + (synchronous ? "'sync'" : "'async'") + " AND state = 'streaming'")) {
             rs.next();
             return rs.getInt(1) == 1;
         } catch (SQLException e) {

@@ -29,6 +29,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -66,7 +67,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     private static final String SELECT_SPENDING =
             "SELECT " + SpendingRows.COLUMNS + ", grant_id FROM spendings WHERE id = ?";
     private static final String SELECT_ALLOCATIONS =
-            "SELECT spending_id, grant_id, amount, returned FROM spending_grants WHERE spending_id = ?";
+            "SELECT " + ReservationRows.DRAW_COLUMNS + " FROM spending_grants WHERE spending_id = ?";
     private static final String SELECT_GRANT = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.id = ?";
     private static final String SELECT_SPEND_BALANCE =
             "SELECT balance_after FROM ledger_entries WHERE spending_id = ? AND kind = 'spend'";
@@ -124,6 +125,21 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
      * commit with the same message; {@link Connection#commit()} then finds nothing left to do.
      */
     abstract void writeCommonChanges(Connection connection, ChangeSet changes, boolean endsRound) throws SQLException;
+
+    /**
+     * Reads the reservations {@code ids} names (rows of {@link ReservationRows#COLUMNS}) and what each drew
+     * from grants ({@link ReservationRows#draws}), with statements for the whole batch, not one per id: a
+     * settle's round read two rows per reservation a statement each, a round trip each on PostgreSQL.
+     */
+    abstract void readReservations(
+            Connection connection,
+            Collection<String> ids,
+            Map<String, Reservation> reservations,
+            Map<String, List<Allocation>> allocations)
+            throws SQLException;
+
+    /** Inserts the batch's new reservations and ends the earlier ones it ended. */
+    abstract void writeReservations(Connection connection, ChangeSet changes) throws SQLException;
 
     /** An account as locked, with the grants read so far. */
     record LockedAccount(AccountState account, List<Grant> grants) {}
@@ -193,15 +209,11 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 .filter(a -> !a.dueAt().isAfter(query.now()))
                 .map(AccountState::id)
                 .toList();
-        if (!query.reservationIds().isEmpty() || !dueAccounts.isEmpty()) {
-            ReservationRows.read(
-                    connection,
-                    query.reservationIds(),
-                    dueAccounts,
-                    query.now(),
-                    reservations,
-                    holdsDueAfter,
-                    allocations);
+        if (!query.reservationIds().isEmpty()) {
+            readReservations(connection, query.reservationIds(), reservations, allocations);
+        }
+        if (!dueAccounts.isEmpty()) {
+            ReservationRows.readDue(connection, dueAccounts, query.now(), reservations, holdsDueAfter, allocations);
         }
         if (!allocations.isEmpty()) {
             readReturnedGrants(connection, locked, allocations);
@@ -430,7 +442,9 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 requireEachChangedOneRow(ps.executeBatch());
             }
         }
-        ReservationRows.write(connection, changes);
+        if (ReservationRows.writes(changes)) {
+            writeReservations(connection, changes);
+        }
         if (!returned.isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(RETURN_ALLOCATION)) {
                 for (Allocation allocation : returned) {

@@ -91,5 +91,36 @@ final class PostgresLedgerSql {
      */
     static final NamedSql WRITE_AND_COMMIT = NamedSql.parse(WRITE_CHANGES + ";\nCOMMIT");
 
+    /**
+     * The reservations a batch names and their draws from grants, two statements sent in one round trip
+     * (a settle's round read them with two statements per reservation, a round trip each).
+     */
+    static final String RESERVATIONS_AND_DRAWS = "SELECT " + ReservationRows.COLUMNS
+            + " FROM reservations WHERE id = ANY (?);\n"
+            + "SELECT " + ReservationRows.DRAW_COLUMNS
+            + " FROM spending_grants WHERE spending_id = ANY (?) ORDER BY spending_id, grant_id";
+
+    /**
+     * The batch's new reservations and the earlier ones it ended, in one statement (a batch of statements
+     * each). Its count is the ended ones': each must still have been held, as the account lock makes the
+     * core's decision final. A reservation made and ended in one batch is only inserted, as it ended; the
+     * new ones take their sequence numbers in the queue's order, as on SQLite.
+     */
+    static final String WRITE_RESERVATIONS = """
+            WITH new_reservations AS (
+                INSERT INTO reservations (id, account_id, amount, status, created_at, expires_at, settled_amount,
+                    spending_id, ended_at, end_balance)
+                SELECT n.id, n.account_id, n.amount, n.status, n.created_at, n.expires_at, n.settled_amount,
+                    n.spending_id, n.ended_at, n.end_balance
+                FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[],
+                    ?::text[], ?::bigint[], ?::bigint[]) WITH ORDINALITY AS n (id, account_id, amount, status,
+                    created_at, expires_at, settled_amount, spending_id, ended_at, end_balance, position)
+                ORDER BY n.position)
+            UPDATE reservations r SET status = e.status, settled_amount = e.settled_amount,
+                spending_id = e.spending_id, ended_at = e.ended_at, end_balance = e.end_balance
+            FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[])
+                AS e (id, status, settled_amount, spending_id, ended_at, end_balance)
+            WHERE r.id = e.id AND r.status = 'held'""";
+
     private PostgresLedgerSql() {}
 }

@@ -9,6 +9,7 @@ import dev.pulseledger.ledger.core.Allocation;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.Grant;
 import dev.pulseledger.ledger.core.LedgerLine;
+import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.store.Database;
 import java.sql.Array;
@@ -17,6 +18,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -54,6 +56,67 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             setLockWait(connection, replaced);
         }
         return accounts;
+    }
+
+    @Override
+    void readReservations(
+            Connection connection,
+            Collection<String> ids,
+            Map<String, Reservation> reservations,
+            Map<String, List<Allocation>> allocations)
+            throws SQLException {
+        Array idArray = texts(connection, ids.stream());
+        try (PreparedStatement ps = connection.prepareStatement(PostgresLedgerSql.RESERVATIONS_AND_DRAWS)) {
+            ps.setArray(1, idArray);
+            ps.setArray(2, idArray);
+            if (!ps.execute()) {
+                throw new IllegalStateException("The reservations statement returned no rows result");
+            }
+            Map<String, Reservation> named = new HashMap<>();
+            ReservationRows.reservations(ps.getResultSet(), named);
+            if (!ps.getMoreResults()) {
+                throw new IllegalStateException("The reservations statement returned no draws result");
+            }
+            ReservationRows.draws(ps.getResultSet(), named.keySet(), allocations);
+            reservations.putAll(named);
+        }
+    }
+
+    @Override
+    void writeReservations(Connection connection, ChangeSet changes) throws SQLException {
+        List<Reservation> made = changes.newReservations();
+        List<Reservation> ended = changes.endedReservations();
+        try (PreparedStatement ps = connection.prepareStatement(PostgresLedgerSql.WRITE_RESERVATIONS)) {
+            int i = 0;
+            ps.setArray(++i, texts(connection, made.stream().map(Reservation::id)));
+            ps.setArray(++i, texts(connection, made.stream().map(Reservation::accountId)));
+            ps.setArray(++i, longs(connection, made.stream().map(Reservation::amount)));
+            ps.setArray(++i, texts(connection, made.stream().map(r -> r.status().wire())));
+            ps.setArray(
+                    ++i, longs(connection, made.stream().map(r -> r.createdAt().toEpochMilli())));
+            ps.setArray(
+                    ++i, longs(connection, made.stream().map(r -> r.expiresAt().toEpochMilli())));
+            i = setEnds(connection, ps, i, made);
+            ps.setArray(++i, texts(connection, ended.stream().map(Reservation::id)));
+            ps.setArray(
+                    ++i, texts(connection, ended.stream().map(r -> r.status().wire())));
+            setEnds(connection, ps, i, ended);
+            if (ps.executeUpdate() != ended.size()) {
+                throw new IllegalStateException("A reservation ended twice");
+            }
+        }
+    }
+
+    /** Sets the arrays of settled_amount, spending_id, ended_at and end_balance after {@code index}; returns the last. */
+    private static int setEnds(Connection connection, PreparedStatement ps, int index, List<Reservation> rows)
+            throws SQLException {
+        int i = index;
+        ps.setArray(
+                ++i, longs(connection, rows.stream().map(r -> r.settledAmount().orElse(null))));
+        ps.setArray(++i, texts(connection, rows.stream().map(r -> r.spendingId().orElse(null))));
+        ps.setArray(++i, longs(connection, rows.stream().map(r -> epochMillis(r.endedAt()))));
+        ps.setArray(++i, longs(connection, rows.stream().map(r -> r.endBalance().orElse(null))));
+        return i;
     }
 
     /** Checks the locked accounts before their grants are taken in. */

@@ -11,79 +11,100 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The reservations part of a ledger round, the same SQL on every database: reading the reservations a
- * batch names and the due holds of due accounts, with their draws from grants; writing new and ended
- * reservations.
+ * The reservations part of a ledger round: reading the due holds of due accounts with their draws from
+ * grants, the rows of the reservations a batch names (each store reads those with statements for the whole
+ * batch, {@link JdbcLedgerStore#readReservations}), and writing new and ended reservations.
  */
 public final class ReservationRows {
     public static final String COLUMNS = "seq, id, account_id, amount, status, created_at, expires_at, settled_amount,"
             + " spending_id, ended_at, end_balance";
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM reservations WHERE id = ?";
+    /** What a spending or a reservation drew from each grant (spending_grants), in the order the key keeps. */
+    static final String DRAW_COLUMNS = "spending_id, grant_id, amount, returned";
+
     private static final String SELECT_DUE =
             "SELECT " + COLUMNS + " FROM reservations WHERE account_id = ? AND status = 'held' AND expires_at <= ?";
     private static final String SELECT_NEXT_DUE =
             "SELECT MIN(expires_at) AS next_expiry FROM reservations WHERE account_id = ? AND status = 'held' AND expires_at > ?";
-    private static final String INSERT = "INSERT INTO reservations (id, account_id, amount, status, created_at,"
+    static final String INSERT = "INSERT INTO reservations (id, account_id, amount, status, created_at,"
             + " expires_at, settled_amount, spending_id, ended_at, end_balance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String END = "UPDATE reservations SET status = ?, settled_amount = ?, spending_id = ?,"
+    static final String END = "UPDATE reservations SET status = ?, settled_amount = ?, spending_id = ?,"
             + " ended_at = ?, end_balance = ? WHERE id = ? AND status = 'held'";
 
     private ReservationRows() {}
 
     /**
-     * Reads the reservations {@code ids} names, and for each of {@code dueAccounts} its held
-     * reservations whose expiry has come by {@code now} and when its next one expires; with the draws
-     * of every reservation read.
+     * Reads, for each of {@code dueAccounts}, its held reservations whose expiry has come by {@code now} and
+     * when its next one expires, with the draws of each reservation not read already.
      */
-    static void read(
+    static void readDue(
             Connection connection,
-            Collection<String> ids,
             Collection<String> dueAccounts,
             Instant now,
             Map<String, Reservation> reservations,
             Map<String, Instant> holdsDueAfter,
             Map<String, List<Allocation>> allocations)
             throws SQLException {
-        try (PreparedStatement one = connection.prepareStatement(SELECT_ONE)) {
-            for (String id : ids) {
-                one.setString(1, id);
-                readInto(one, reservations);
-            }
-        }
-        if (!dueAccounts.isEmpty()) {
-            try (PreparedStatement due = connection.prepareStatement(SELECT_DUE);
-                    PreparedStatement next = connection.prepareStatement(SELECT_NEXT_DUE)) {
-                for (String accountId : dueAccounts) {
-                    due.setString(1, accountId);
-                    due.setLong(2, now.toEpochMilli());
-                    readInto(due, reservations);
-                    next.setString(1, accountId);
-                    next.setLong(2, now.toEpochMilli());
-                    try (ResultSet rs = next.executeQuery()) {
-                        Optional<Instant> expiry =
-                                rs.next() ? Rows.optionalInstant(rs, "next_expiry") : Optional.empty();
-                        holdsDueAfter.put(accountId, expiry.orElse(Instant.MAX));
-                    }
+        Map<String, Reservation> due = new HashMap<>();
+        try (PreparedStatement held = connection.prepareStatement(SELECT_DUE);
+                PreparedStatement next = connection.prepareStatement(SELECT_NEXT_DUE)) {
+            for (String accountId : dueAccounts) {
+                held.setString(1, accountId);
+                held.setLong(2, now.toEpochMilli());
+                reservations(held.executeQuery(), due);
+                next.setString(1, accountId);
+                next.setLong(2, now.toEpochMilli());
+                try (ResultSet rs = next.executeQuery()) {
+                    Optional<Instant> expiry = rs.next() ? Rows.optionalInstant(rs, "next_expiry") : Optional.empty();
+                    holdsDueAfter.put(accountId, expiry.orElse(Instant.MAX));
                 }
             }
         }
-        for (String id : reservations.keySet()) {
-            allocations.put(id, JdbcLedgerStore.allocations(connection, id));
+        reservations.putAll(due);
+        for (String id : due.keySet()) {
+            if (!allocations.containsKey(id)) {
+                allocations.put(id, JdbcLedgerStore.allocations(connection, id));
+            }
         }
     }
 
-    private static void readInto(PreparedStatement ps, Map<String, Reservation> reservations) throws SQLException {
-        try (ResultSet rs = ps.executeQuery()) {
+    /** Reads rows of {@link #COLUMNS} into {@code reservations}, by id; closes {@code rs}. */
+    static void reservations(ResultSet rs, Map<String, Reservation> reservations) throws SQLException {
+        try (rs) {
             while (rs.next()) {
                 Reservation reservation = reservation(rs);
                 reservations.put(reservation.id(), reservation);
             }
+        }
+    }
+
+    /**
+     * Reads rows of {@link #DRAW_COLUMNS} into {@code allocations}, by spending or reservation id; each of
+     * {@code owners} gets its list, an empty one when it drew nothing; closes {@code rs}.
+     */
+    static void draws(ResultSet rs, Collection<String> owners, Map<String, List<Allocation>> allocations)
+            throws SQLException {
+        Map<String, List<Allocation>> drawn = new HashMap<>();
+        try (rs) {
+            while (rs.next()) {
+                Allocation allocation = new Allocation(
+                        rs.getString("spending_id"),
+                        rs.getString("grant_id"),
+                        rs.getLong("amount"),
+                        rs.getLong("returned"));
+                drawn.computeIfAbsent(allocation.spendingId(), id -> new ArrayList<>())
+                        .add(allocation);
+            }
+        }
+        for (String owner : owners) {
+            allocations.put(owner, drawn.getOrDefault(owner, List.of()));
         }
     }
 
@@ -101,43 +122,35 @@ public final class ReservationRows {
                 Rows.optionalLong(rs, "end_balance"));
     }
 
-    /** Whether {@link #write} has anything to write for these changes. */
+    /** Whether the batch made or ended reservations ({@link JdbcLedgerStore#writeReservations}). */
     static boolean writes(ChangeSet changes) {
         return !changes.newReservations().isEmpty()
                 || !changes.endedReservations().isEmpty();
     }
 
-    /** Inserts the batch's new reservations and ends the earlier ones it ended. */
-    static void write(Connection connection, ChangeSet changes) throws SQLException {
-        if (!changes.newReservations().isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                for (Reservation r : changes.newReservations()) {
-                    ps.setString(1, r.id());
-                    ps.setString(2, r.accountId());
-                    ps.setLong(3, r.amount());
-                    ps.setString(4, r.status().wire());
-                    ps.setLong(5, r.createdAt().toEpochMilli());
-                    ps.setLong(6, r.expiresAt().toEpochMilli());
-                    setEnd(ps, 7, r);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        }
-        if (!changes.endedReservations().isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(END)) {
-                for (Reservation r : changes.endedReservations()) {
-                    ps.setString(1, r.status().wire());
-                    setEnd(ps, 2, r);
-                    ps.setString(6, r.id());
-                    ps.addBatch();
-                }
-                // The account lock makes the core's decision final: a hold that was not held is a bug.
-                for (int count : ps.executeBatch()) {
-                    if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
-                        throw new IllegalStateException("A reservation ended twice");
-                    }
-                }
+    /** Binds a new reservation, as it stands at the batch's end, to {@link #INSERT}. */
+    static void bindNew(PreparedStatement ps, Reservation r) throws SQLException {
+        ps.setString(1, r.id());
+        ps.setString(2, r.accountId());
+        ps.setLong(3, r.amount());
+        ps.setString(4, r.status().wire());
+        ps.setLong(5, r.createdAt().toEpochMilli());
+        ps.setLong(6, r.expiresAt().toEpochMilli());
+        setEnd(ps, 7, r);
+    }
+
+    /** Binds an ended reservation to {@link #END}. */
+    static void bindEnd(PreparedStatement ps, Reservation r) throws SQLException {
+        ps.setString(1, r.status().wire());
+        setEnd(ps, 2, r);
+        ps.setString(6, r.id());
+    }
+
+    /** The account lock makes the core's decision final: a hold that was not held when ended is a bug. */
+    static void requireEachEndedOne(int[] counts) {
+        for (int count : counts) {
+            if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
+                throw new IllegalStateException("A reservation ended twice");
             }
         }
     }

@@ -38,5 +38,17 @@ final class SqliteLedgerSql {
 
     static final NamedSql INSERT_LINE = NamedSql.parse(LedgerTables.LEDGER_ENTRIES.insert());
 
+    /** The reservations a batch names, and their draws from grants: a statement each for the batch. */
+    static final String RESERVATIONS_OF_MANY =
+            "SELECT " + ReservationRows.COLUMNS + " FROM reservations WHERE id IN (SELECT value FROM json_each(?))";
+
+    static final String DRAWS_OF_MANY = "SELECT " + ReservationRows.DRAW_COLUMNS
+            + " FROM spending_grants WHERE spending_id IN (SELECT value FROM json_each(?)) ORDER BY spending_id, grant_id";
+
+    /** Reservations are bound by position in {@link ReservationRows}, as PostgreSQL's are by array. */
+    static final NamedSql INSERT_RESERVATION = NamedSql.parse(ReservationRows.INSERT);
+
+    static final NamedSql END_RESERVATION = NamedSql.parse(ReservationRows.END);
+
     private SqliteLedgerSql() {}
 }

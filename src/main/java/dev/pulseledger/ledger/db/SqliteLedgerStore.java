@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
+import dev.pulseledger.ledger.core.Allocation;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.Grant;
+import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.store.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -51,6 +53,49 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             throw e;
         }
         return accounts;
+    }
+
+    @Override
+    void readReservations(
+            Connection connection,
+            Collection<String> ids,
+            Map<String, Reservation> reservations,
+            Map<String, List<Allocation>> allocations)
+            throws SQLException {
+        String idArray = jsonArray(ids);
+        try {
+            Map<String, Reservation> named = new HashMap<>();
+            PreparedStatement rows = statements.get(connection, SqliteLedgerSql.RESERVATIONS_OF_MANY);
+            rows.setString(1, idArray);
+            ReservationRows.reservations(rows.executeQuery(), named);
+            PreparedStatement draws = statements.get(connection, SqliteLedgerSql.DRAWS_OF_MANY);
+            draws.setString(1, jsonArray(named.keySet()));
+            ReservationRows.draws(draws.executeQuery(), named.keySet(), allocations);
+            reservations.putAll(named);
+        } catch (SQLException | RuntimeException e) {
+            statements.forget(connection);
+            throw e;
+        }
+    }
+
+    /** With statements kept prepared, as the rest of the round's writes. */
+    @Override
+    void writeReservations(Connection connection, ChangeSet changes) throws SQLException {
+        try {
+            writeRows(
+                    connection,
+                    SqliteLedgerSql.INSERT_RESERVATION,
+                    changes.newReservations(),
+                    (sql, ps, r) -> ReservationRows.bindNew(ps, r));
+            ReservationRows.requireEachEndedOne(writeRows(
+                    connection,
+                    SqliteLedgerSql.END_RESERVATION,
+                    changes.endedReservations(),
+                    (sql, ps, r) -> ReservationRows.bindEnd(ps, r)));
+        } catch (SQLException | RuntimeException e) {
+            statements.forget(connection);
+            throw e;
+        }
     }
 
     /** In-process, a commit costs no round trip: the caller's commit ends the round. */
@@ -162,7 +207,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
         return ps.executeBatch();
     }
 
-    private static String jsonArray(SortedSet<String> ids) {
+    private static String jsonArray(Collection<String> ids) {
         try {
             return JSON.writeValueAsString(ids);
         } catch (JsonProcessingException e) {

@@ -49,7 +49,7 @@ public final class LedgerHistory {
     /** The account's spending in each bucket of the window. */
     public UsageReport usage(String accountId, UsageWindow window) {
         long rowMillis = window.granularity().rowMillis();
-        List<UsageReport.Row> rows = database.read(connection -> {
+        List<UsageReport.Row> rows = database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(USAGE_ROWS)) {
                 ps.setLong(1, rowMillis);
                 ps.setString(2, accountId);

@@ -39,7 +39,7 @@ public final class SpendingQueries {
 
     /** The account's spendings newest first, starting before sequence {@code beforeSeq}. */
     public Page<Spending> list(String accountId, long beforeSeq, int limit) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
                 ps.setString(1, accountId);
                 ps.setLong(2, beforeSeq);

@@ -41,7 +41,7 @@ public final class StatusHistory {
                 .minusDays(days - 1L)
                 .atStartOfDay(ZoneOffset.UTC)
                 .toInstant();
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             Optional<Existence> service = existence(connection, serviceId);
             if (service.isEmpty()) {
                 return Optional.empty();
@@ -64,7 +64,7 @@ public final class StatusHistory {
 
     /** The service's changes newest first, starting before sequence {@code beforeSeq}. */
     public Page<StatusChange> changes(String serviceId, long beforeSeq, int limit) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
                 ps.setString(1, serviceId);
                 ps.setLong(2, beforeSeq);

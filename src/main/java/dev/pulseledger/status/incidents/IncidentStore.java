@@ -178,7 +178,7 @@ public final class IncidentStore {
 
     /** Incidents newest first, starting before sequence {@code beforeSeq}; only those callers see when asked. */
     public Page<Incident> page(long beforeSeq, int limit, boolean callersOnly) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             List<Row> rows = new ArrayList<>();
             try (PreparedStatement ps = connection.prepareStatement(callersOnly ? SELECT_PUBLIC_PAGE : SELECT_PAGE)) {
                 ps.setLong(1, beforeSeq);
@@ -196,7 +196,7 @@ public final class IncidentStore {
 
     /** Unresolved incidents, newest first, at most {@link #MAX_ACTIVE}. */
     public List<Incident> active() {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             List<Row> rows = new ArrayList<>();
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ACTIVE)) {
                 ps.setInt(1, MAX_ACTIVE);

@@ -183,7 +183,7 @@ public final class MaintenanceStore {
 
     /** Every window, newest first, starting before sequence {@code beforeSeq}. */
     public Page<Maintenance> page(long beforeSeq, int limit) {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             List<Row> rows = new ArrayList<>();
             try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
                 ps.setLong(1, beforeSeq);
@@ -201,7 +201,7 @@ public final class MaintenanceStore {
 
     /** Windows in progress or still to come, soonest first. */
     public List<Maintenance> upcoming() {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_UPCOMING)) {
                 ps.setInt(1, MAX_UPCOMING);
                 List<Maintenance> items = new ArrayList<>();

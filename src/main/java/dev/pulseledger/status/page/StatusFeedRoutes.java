@@ -8,6 +8,7 @@ import dev.pulseledger.http.Json;
 import dev.pulseledger.http.PageHeaders;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.status.groups.GroupRollup;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.Maintenance;
@@ -27,6 +28,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Feeds of the status page for other tools: Atom for feed readers, and a read-only copy of
@@ -43,6 +45,7 @@ public final class StatusFeedRoutes {
     /** What every document is built from: one read of the feed, recent incidents and windows. */
     private record Source(
             List<Service> services,
+            List<GroupRollup> groups,
             Map<String, Service> byId,
             List<Incident> active,
             List<Maintenance> upcoming,
@@ -105,6 +108,7 @@ public final class StatusFeedRoutes {
                 .toList();
         return new Source(
                 snapshot.services(),
+                snapshot.groups(),
                 snapshot.services().stream().collect(Collectors.toMap(Service::id, s -> s)),
                 snapshot.activeIncidents(),
                 snapshot.scheduledMaintenances(),
@@ -146,7 +150,10 @@ public final class StatusFeedRoutes {
     }
 
     private static List<StatuspageJson.ComponentBody> components(Source source) {
-        return source.services().stream().map(StatuspageJson::component).toList();
+        return Stream.concat(
+                        source.services().stream().map(StatuspageJson::component),
+                        source.groups().stream().map(StatuspageJson::group))
+                .toList();
     }
 
     private static StatuspageJson.StatusBody status(Source source) {

@@ -126,7 +126,11 @@ public final class StatusPageRoutes {
                     .ifPresent(report -> uptime.put(service.id(), report));
         }
         StatusPageView.Content content = new StatusPageView.Content(
-                snapshot.services(), snapshot.activeIncidents(), snapshot.scheduledMaintenances(), uptime);
+                snapshot.services(),
+                snapshot.groups(),
+                snapshot.activeIncidents(),
+                snapshot.scheduledMaintenances(),
+                uptime);
         Representation page = Representation.of(
                 HTML, StatusPageView.render(content, branding).getBytes(StandardCharsets.UTF_8), PAGE_CACHE_CONTROL);
         // Two threads may render the same snapshot at once; either result is right.

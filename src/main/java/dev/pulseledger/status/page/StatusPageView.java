@@ -1,5 +1,6 @@
 package dev.pulseledger.status.page;
 
+import dev.pulseledger.status.groups.GroupRollup;
 import dev.pulseledger.status.history.UptimeReport;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.Maintenance;
@@ -21,6 +22,7 @@ final class StatusPageView {
     /** What the page shows: the feed's snapshot and each listed service's uptime. */
     record Content(
             List<Service> services,
+            List<GroupRollup> groups,
             List<Incident> activeIncidents,
             List<Maintenance> maintenances,
             Map<String, UptimeReport> uptime) {}
@@ -54,13 +56,21 @@ final class StatusPageView {
             content.maintenances().forEach(maintenance -> IncidentHtml.maintenance(html, maintenance, names));
             html.append("</section>\n");
         }
+        List<GroupRollup> groups =
+                content.groups().stream().filter(g -> !g.members().isEmpty()).toList();
+        List<Service> ungrouped = services.stream()
+                .filter(s -> s.groupId().isEmpty()
+                        || groups.stream().noneMatch(g -> g.members().contains(s)))
+                .toList();
         List<Service> spotlighted =
-                services.stream().filter(Service::spotlighted).toList();
-        List<Service> others = services.stream().filter(s -> !s.spotlighted()).toList();
+                ungrouped.stream().filter(Service::spotlighted).toList();
+        List<Service> others = ungrouped.stream().filter(s -> !s.spotlighted()).toList();
         if (others.isEmpty() || spotlighted.isEmpty()) {
-            group(html, "services", "Services", services, content.uptime());
+            group(html, "services", "Services", ungrouped, content.uptime());
+            GroupHtml.groups(html, groups, content.uptime());
         } else {
             group(html, "spotlighted", "Spotlighted services", spotlighted, content.uptime());
+            GroupHtml.groups(html, groups, content.uptime());
             group(html, "others", "Other services", others, content.uptime());
         }
         PageLayout.close(html, "/status");
@@ -91,7 +101,7 @@ final class StatusPageView {
         html.append("</ul>\n</section>\n");
     }
 
-    private static void item(StringBuilder html, Service service, Optional<UptimeReport> uptime) {
+    static void item(StringBuilder html, Service service, Optional<UptimeReport> uptime) {
         StatusWords words = StatusWords.of(service.status());
         html.append("<li class=\"service tone-")
                 .append(words.tone())

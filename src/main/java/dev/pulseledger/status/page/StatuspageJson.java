@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.pulseledger.http.Times;
+import dev.pulseledger.status.groups.GroupRollup;
+import dev.pulseledger.status.groups.ServiceGroup;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentStatus;
 import dev.pulseledger.status.incidents.IncidentUpdate;
@@ -49,7 +51,10 @@ final class StatuspageJson {
             @Nullable String groupId,
             String pageId,
             boolean group,
-            boolean onlyShowIfDegraded) {}
+            boolean onlyShowIfDegraded,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            List<String> components) {}
 
     /** An incident, or (with {@code scheduledFor} and {@code scheduledUntil}) a scheduled maintenance. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -113,10 +118,36 @@ final class StatuspageJson {
                 service.description().isBlank() ? null : service.description(),
                 service.spotlighted(),
                 null,
-                null,
+                service.groupId().orElse(null),
                 PAGE_ID,
                 false,
-                false);
+                false,
+                null);
+    }
+
+    /** A group as Statuspage shows one: a component with {@code group: true} naming its members. */
+    static ComponentBody group(GroupRollup rollup) {
+        ServiceGroup group = rollup.group();
+        Instant updatedAt = rollup.members().stream()
+                .map(Service::updatedAt)
+                .filter(at -> at.isAfter(group.updatedAt()))
+                .max(Comparator.naturalOrder())
+                .orElse(group.updatedAt());
+        return new ComponentBody(
+                group.id(),
+                group.name(),
+                componentStatus(rollup.status()),
+                Times.format(group.createdAt()),
+                Times.format(updatedAt),
+                group.position(),
+                null,
+                false,
+                null,
+                null,
+                PAGE_ID,
+                true,
+                false,
+                rollup.serviceIds());
     }
 
     static String componentStatus(ServiceStatus status) {

@@ -3,6 +3,9 @@ package dev.pulseledger.status.pulse;
 import dev.pulseledger.http.Json;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Responses;
+import dev.pulseledger.status.groups.GroupRollup;
+import dev.pulseledger.status.groups.ServiceGroupJson;
+import dev.pulseledger.status.groups.ServiceGroupStore;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.Maintenance;
@@ -42,6 +45,7 @@ public final class PulseFeed {
      */
     public record Snapshot(
             List<Service> services,
+            List<GroupRollup> groups,
             List<Incident> activeIncidents,
             List<Maintenance> scheduledMaintenances,
             Representation representation) {}
@@ -49,6 +53,7 @@ public final class PulseFeed {
     /** The body of {@code GET /api/pulse}. */
     private record FeedBody(
             List<ServiceJson.FeedBody> services,
+            List<ServiceGroupJson.FeedBody> groups,
             List<StatusJson.IncidentBody> activeIncidents,
             List<StatusJson.MaintenanceBody> scheduledMaintenances) {}
 
@@ -56,6 +61,7 @@ public final class PulseFeed {
     private record Loaded(Snapshot snapshot, long startedNanos, long changes) {}
 
     private final ServiceStore store;
+    private final ServiceGroupStore groups;
     private final IncidentStore incidents;
     private final MaintenanceStore maintenances;
     private final ReentrantLock loading = new ReentrantLock();
@@ -64,8 +70,10 @@ public final class PulseFeed {
 
     private volatile Optional<Loaded> loaded = Optional.empty();
 
-    public PulseFeed(ServiceStore store, IncidentStore incidents, MaintenanceStore maintenances) {
+    public PulseFeed(
+            ServiceStore store, ServiceGroupStore groups, IncidentStore incidents, MaintenanceStore maintenances) {
         this.store = store;
+        this.groups = groups;
         this.incidents = incidents;
         this.maintenances = maintenances;
     }
@@ -110,6 +118,7 @@ public final class PulseFeed {
                 .sorted(Service.PULSE_ORDER)
                 .toList();
         Set<String> shown = services.stream().map(Service::id).collect(Collectors.toSet());
+        List<GroupRollup> rolledUp = GroupRollup.of(groups.all(), services);
         List<Incident> active = incidents.active().stream()
                 .filter(incident -> incident.isVisibleWith(shown))
                 .map(incident -> incident.restrictedTo(shown))
@@ -120,12 +129,15 @@ public final class PulseFeed {
                 .toList();
         byte[] json = Json.bytes(new FeedBody(
                 services.stream().map(ServiceJson::forFeed).toList(),
+                rolledUp.stream().map(ServiceGroupJson::forFeed).toList(),
                 active.stream().map(StatusJson::incident).toList(),
                 upcoming.stream().map(StatusJson::maintenance).toList()));
         if (previous.isPresent()
                 && Arrays.equals(previous.get().representation().body(), json)) {
-            return new Snapshot(services, active, upcoming, previous.get().representation());
+            return new Snapshot(
+                    services, rolledUp, active, upcoming, previous.get().representation());
         }
-        return new Snapshot(services, active, upcoming, Representation.of(Responses.JSON, json, CACHE_CONTROL));
+        return new Snapshot(
+                services, rolledUp, active, upcoming, Representation.of(Responses.JSON, json, CACHE_CONTROL));
     }
 }

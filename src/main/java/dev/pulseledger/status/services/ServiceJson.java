@@ -3,6 +3,7 @@ package dev.pulseledger.status.services;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.http.Times;
+import org.jspecify.annotations.Nullable;
 
 /** JSON shapes of a service: the public one of the feed, and the operator's with {@code public}. */
 public final class ServiceJson {
@@ -15,7 +16,8 @@ public final class ServiceJson {
             String status,
             boolean spotlighted,
             int position,
-            String updatedAt) {}
+            String updatedAt,
+            @Nullable String groupId) {}
 
     /** The feed's fields, then whether callers see the service. */
     public record OperatorBody(
@@ -30,7 +32,8 @@ public final class ServiceJson {
                 service.status().wire(),
                 service.spotlighted(),
                 service.position(),
-                Times.format(service.updatedAt()));
+                Times.format(service.updatedAt()),
+                service.groupId().orElse(null));
     }
 
     public static OperatorBody forOperator(Service service) {

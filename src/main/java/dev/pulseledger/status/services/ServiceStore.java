@@ -20,18 +20,19 @@ public final class ServiceStore {
     /** Enough for any status page; a limit so that a listing stays one cheap response. */
     public static final int MAX_SERVICES = 1000;
 
-    private static final String COLUMNS = "id, name, description, status, spotlighted, position, public, updated_at";
+    private static final String COLUMNS =
+            "id, name, description, status, spotlighted, position, public, updated_at, group_id";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM services WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM services ORDER BY id";
     private static final String COUNT = "SELECT COUNT(*) FROM services";
     private static final String INSERT = "INSERT INTO services (" + COLUMNS
-            + ", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+            + ", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     private static final String UPDATE_STATUS = "UPDATE services SET status = ?, updated_at = ? WHERE id = ?";
     private static final String INSERT_CHANGE = "INSERT INTO status_changes"
             + " (service_id, from_status, to_status, source_type, source_id, changed_at) VALUES (?, ?, ?, ?, ?, ?)";
     private static final String UPDATE =
             "UPDATE services SET name = ?, description = ?, status = ?, spotlighted = ?, position = ?,"
-                    + " public = ?, updated_at = ? WHERE id = ?";
+                    + " public = ?, updated_at = ?, group_id = ? WHERE id = ?";
     private static final String DELETE = "DELETE FROM services WHERE id = ?";
 
     private final Database database;
@@ -91,7 +92,8 @@ public final class ServiceStore {
             ps.setInt(6, service.position());
             ps.setBoolean(7, service.isPublic());
             ps.setLong(8, service.updatedAt().toEpochMilli());
-            ps.setLong(9, service.updatedAt().toEpochMilli());
+            ps.setString(9, service.groupId().orElse(null));
+            ps.setLong(10, service.updatedAt().toEpochMilli());
             return ps.executeUpdate() == 1;
         }
     }
@@ -144,15 +146,7 @@ public final class ServiceStore {
             ps.executeUpdate();
         }
         recordHistory(connection, current.id(), current.status(), status, source, at);
-        Service after = new Service(
-                current.id(),
-                current.name(),
-                current.description(),
-                status,
-                current.spotlighted(),
-                current.position(),
-                current.isPublic(),
-                at);
+        Service after = current.withStatus(status, at);
         return Optional.of(statusChanged(current, after));
     }
 
@@ -194,7 +188,8 @@ public final class ServiceStore {
             ps.setInt(5, service.position());
             ps.setBoolean(6, service.isPublic());
             ps.setLong(7, service.updatedAt().toEpochMilli());
-            ps.setString(8, service.id());
+            ps.setString(8, service.groupId().orElse(null));
+            ps.setString(9, service.id());
             return ps.executeUpdate() == 1;
         }
     }
@@ -231,7 +226,7 @@ public final class ServiceStore {
 
     /** Every service, public or not, ordered by id. */
     public List<Service> all() {
-        return database.read(connection -> {
+        return database.readMayLag(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ALL)) {
                 ps.setMaxRows(MAX_SERVICES);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -254,6 +249,7 @@ public final class ServiceStore {
                 rs.getBoolean("spotlighted"),
                 rs.getInt("position"),
                 rs.getBoolean("public"),
-                Rows.instant(rs, "updated_at"));
+                Rows.instant(rs, "updated_at"),
+                Optional.ofNullable(rs.getString("group_id")));
     }
 }

@@ -7,6 +7,7 @@ import dev.pulseledger.status.services.ServiceStatus;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PageSummaryTest {
@@ -48,7 +49,15 @@ class PageSummaryTest {
     private static List<Service> services(ServiceStatus... statuses) {
         return Arrays.stream(statuses)
                 .map(status -> new Service(
-                        "s-" + status.wire().replace('_', '-'), "S", "", status, false, 0, true, Instant.EPOCH))
+                        "s-" + status.wire().replace('_', '-'),
+                        "S",
+                        "",
+                        status,
+                        false,
+                        0,
+                        true,
+                        Instant.EPOCH,
+                        Optional.empty()))
                 .toList();
     }
 }

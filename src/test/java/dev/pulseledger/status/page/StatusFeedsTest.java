@@ -3,24 +3,17 @@ package dev.pulseledger.status.page;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
 import com.rometools.rome.feed.synd.SyndEntry;
 import com.rometools.rome.feed.synd.SyndFeed;
 import com.rometools.rome.io.SyndFeedInput;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Reply;
+import dev.pulseledger.support.StatuspageSchema;
 import dev.pulseledger.support.TestClock;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -41,7 +34,6 @@ import org.xml.sax.InputSource;
 class StatusFeedsTest {
     private static final String V2 = "/status/api/v2/";
     private static final String HOSTILE_TITLE = "Errors <b>&</b> \"timeouts\"";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static TestNode node;
     private static String active;
@@ -171,23 +163,7 @@ class StatusFeedsTest {
     }
 
     private static List<String> violations(String document, JsonNode body) {
-        ObjectNode schema = (ObjectNode) shapes().deepCopy();
-        schema.put("$ref", "#/$defs/" + document);
-        JsonSchema validator =
-                JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(schema);
-        List<String> messages = new ArrayList<>();
-        for (ValidationMessage message : validator.validate(body)) {
-            messages.add(message.getMessage());
-        }
-        return messages;
-    }
-
-    private static JsonNode shapes() {
-        try (InputStream in = StatusFeedsTest.class.getResourceAsStream("/statuspage/statuspage-v2.schema.json")) {
-            return JSON.readTree(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return StatuspageSchema.violations(document, body);
     }
 
     private static String open(Api admin, String title, String impact, Map<String, String> services) {
