@@ -3,11 +3,14 @@ package dev.pulseledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.pulseledger.store.Fault;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.JarNode;
 import dev.pulseledger.support.LedgerAudit;
+import dev.pulseledger.support.PostgresPair;
 import dev.pulseledger.support.Reply;
+import dev.pulseledger.support.SpendLoop;
 import dev.pulseledger.support.TcpProxy;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
@@ -30,6 +33,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -138,6 +144,85 @@ class ChaosIT {
             }
             for (TcpProxy proxy : proxies) {
                 proxy.close();
+            }
+        }
+    }
+
+    /**
+     * PostgreSQL itself killed under spend load (SIGKILL of its postmaster and every backend, then a
+     * restart that recovers from the WAL): a node answers 201 only once the commit is durable, so every
+     * acknowledged spend is there afterwards, once. The server's WAL writer is slowed down on purpose, so
+     * that a commit acknowledged before its WAL is flushed (synchronous_commit = off, or an answer sent
+     * before the commit) would be lost with the killed server's memory and caught here.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS) // a fuse against a hang, not a speed check
+    void everyAcknowledgedSpendSurvivesPostgresqlKilledUnderLoad() throws Exception {
+        try (PostgresPair database = PostgresPair.startAlone("wal_writer_delay = 5000ms")) {
+            String url = database.primaryUrl();
+            String[] flags = {"--db-connection-timeout-ms", "1000", "--db-statement-timeout-ms", "2000"};
+            SpendLoop spends = new SpendLoop(Fault.DATABASE_UNAVAILABLE.code(), Fault.ACCOUNT_BUSY.code());
+            String accountId;
+            try (TestNode first = TestNode.start(url, flags);
+                    TestNode second = TestNode.start(url, flags);
+                    ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+                Fixtures.Caller caller = new Fixtures(first).caller(OPENING_BALANCE);
+                accountId = caller.accountId();
+                List<Api> apis = List.of(first.caller(caller.key()), second.caller(caller.key()));
+                List<Future<?>> spenders = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    int spender = i;
+                    spenders.add(threads.submit(() -> spends.run(apis.get(spender % 2), spender)));
+                }
+                Waiting.until(
+                        "spends before the kill", () -> spends.acknowledged().size() >= 300);
+                database.killPrimary();
+                Waiting.until("503s while PostgreSQL is down", () -> spends.countOf(503) >= 8);
+                database.restartPrimary();
+                int acknowledgedAtRestart = spends.acknowledged().size();
+                Waiting.until(
+                        "spends after the restart", () -> spends.acknowledged().size() >= acknowledgedAtRestart + 200);
+                spends.stop();
+                for (Future<?> spender : spenders) {
+                    spender.get();
+                }
+            }
+            System.out.println("ChaosIT (PostgreSQL killed): answers by status " + spends.statuses());
+            assertThat(spends.statuses().keySet()).as("statuses").containsOnly(201, 503);
+            assertThat(spends.unexpected503s())
+                    .as("503s that are not a clean problem")
+                    .isEmpty();
+            assertThat(missingSpendings(url, spends.acknowledged()))
+                    .as("acknowledged spendings missing after PostgreSQL was killed and restarted")
+                    .isEmpty();
+            assertThat(OPENING_BALANCE - balanceOf(url, accountId))
+                    .as("tokens debited: one per spending kept, none twice")
+                    .isEqualTo(countOf(url, "SELECT count(*) FROM spendings WHERE account_id = ?", accountId));
+            assertThat(LedgerAudit.mismatches(url)).isEmpty();
+        }
+    }
+
+    private static List<String> missingSpendings(String url, Queue<String> acknowledged) throws SQLException {
+        List<String> missing = new ArrayList<>();
+        for (String id : acknowledged) {
+            if (countOf(url, "SELECT count(*) FROM spendings WHERE id = ?", id) != 1) {
+                missing.add(id);
+            }
+        }
+        return missing;
+    }
+
+    private static long balanceOf(String url, String accountId) throws SQLException {
+        return countOf(url, "SELECT balance FROM accounts WHERE id = ?", accountId);
+    }
+
+    private static long countOf(String url, String sql, String parameter) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(url);
+                PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setString(1, parameter);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
             }
         }
     }

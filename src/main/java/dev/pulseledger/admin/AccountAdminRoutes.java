@@ -7,6 +7,7 @@ import dev.pulseledger.accounts.LedgerEntry;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
@@ -144,8 +145,9 @@ public final class AccountAdminRoutes {
             case CreditResult.ExpiryNotInFuture past ->
                 throw ProblemException.invalidField("expiresAt", "must be in the future");
             case CreditResult.BalanceLimitReached limit ->
-                throw ProblemException.unprocessable(
-                        "balance_limit_reached", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
+                throw new ProblemException(
+                        ProblemCode.BALANCE_LIMIT_REACHED,
+                        "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
         }
     }
 
@@ -162,10 +164,10 @@ public final class AccountAdminRoutes {
     }
 
     static ProblemException accountNotFound() {
-        return ProblemException.notFound("account_not_found", "No account has this id.");
+        return new ProblemException(ProblemCode.ACCOUNT_NOT_FOUND, "No account has this id.");
     }
 
     private static ProblemException unknownPlan() {
-        return ProblemException.unprocessable("unknown_plan", "No plan has this planId.");
+        return new ProblemException(ProblemCode.UNKNOWN_PLAN, "No plan has this planId.");
     }
 }

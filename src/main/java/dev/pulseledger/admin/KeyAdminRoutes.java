@@ -3,6 +3,7 @@ package dev.pulseledger.admin;
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -59,8 +60,9 @@ public final class KeyAdminRoutes {
             }
             case KeyIssuer.Issue.AccountNotFound notFound -> throw AccountAdminRoutes.accountNotFound();
             case KeyIssuer.Issue.LimitReached limit ->
-                throw ProblemException.unprocessable(
-                        "key_limit_reached", "An account may have at most " + KeyStore.MAX_KEYS_PER_ACCOUNT + " keys.");
+                throw new ProblemException(
+                        ProblemCode.KEY_LIMIT_REACHED,
+                        "An account may have at most " + KeyStore.MAX_KEYS_PER_ACCOUNT + " keys.");
         }
     }
 
@@ -78,7 +80,7 @@ public final class KeyAdminRoutes {
 
     private void revoke(ServerRequest req, ServerResponse res) {
         if (!keys.revoke(Requests.pathParam(req, "keyId"), clock.instant())) {
-            throw ProblemException.notFound("key_not_found", "No key has this id.");
+            throw new ProblemException(ProblemCode.KEY_NOT_FOUND, "No key has this id.");
         }
         authenticator.catchUp();
         Responses.noContent(res);

@@ -4,6 +4,7 @@ import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.accounts.LowBalanceThresholds.AccountThreshold;
 import dev.pulseledger.accounts.LowBalanceThresholds.PlanThreshold;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -95,6 +96,6 @@ public final class LowBalanceAdminRoutes {
     }
 
     private static ProblemException planNotFound() {
-        return ProblemException.notFound("plan_not_found", "No plan has this id.");
+        return new ProblemException(ProblemCode.PLAN_NOT_FOUND, "No plan has this id.");
     }
 }

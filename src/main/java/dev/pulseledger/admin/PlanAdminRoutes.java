@@ -6,6 +6,7 @@ import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -45,8 +46,7 @@ public final class PlanAdminRoutes {
         Instant now = clock.instant();
         Plan plan = plan(body.requiredSlug("id"), body, now, now);
         if (!plans.create(plan)) {
-            throw new ProblemException(
-                    409, "plan_exists", "Conflict", "A plan with id '" + plan.id() + "' exists already.");
+            throw new ProblemException(ProblemCode.PLAN_EXISTS, "A plan with id '" + plan.id() + "' exists already.");
         }
         res.header(Responses.LOCATION, "/admin/plans/" + plan.id());
         Responses.json(res, 201, PlanJson.of(plan));
@@ -101,6 +101,6 @@ public final class PlanAdminRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("plan_not_found", "No plan has this id.");
+        return new ProblemException(ProblemCode.PLAN_NOT_FOUND, "No plan has this id.");
     }
 }

@@ -2,6 +2,7 @@ package dev.pulseledger.admin;
 
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -73,8 +74,8 @@ public final class ServiceAdminRoutes {
                 groupId(body));
         ServiceStore.Write write = services.put(service);
         if (write == ServiceStore.Write.LIMIT_REACHED) {
-            throw ProblemException.unprocessable(
-                    "service_limit_reached", "At most " + ServiceStore.MAX_SERVICES + " services may exist.");
+            throw new ProblemException(
+                    ProblemCode.SERVICE_LIMIT_REACHED, "At most " + ServiceStore.MAX_SERVICES + " services may exist.");
         }
         feed.invalidate();
         Responses.json(res, write == ServiceStore.Write.CREATED ? 201 : 200, ServiceJson.forOperator(service));
@@ -117,7 +118,8 @@ public final class ServiceAdminRoutes {
     private static String serviceId(ServerRequest req) {
         String id = Requests.pathParam(req, "serviceId");
         if (!JsonBody.SLUG.matcher(id).matches()) {
-            throw ProblemException.badRequest("invalid_service_id", "A service id must match [a-z0-9][a-z0-9-]{0,62}.");
+            throw new ProblemException(
+                    ProblemCode.INVALID_SERVICE_ID, "A service id must match [a-z0-9][a-z0-9-]{0,62}.");
         }
         return id;
     }
@@ -136,7 +138,7 @@ public final class ServiceAdminRoutes {
         Optional<String> id = body.optionalString("groupId", 63);
         id.ifPresent(text -> {
             if (!JsonBody.SLUG.matcher(text).matches() || groups.find(text).isEmpty()) {
-                throw ProblemException.unprocessable("service_group_not_found", "No service group has this id.");
+                throw new ProblemException(ProblemCode.SERVICE_GROUP_NOT_FOUND, 422, "No service group has this id.");
             }
         });
         return id;
@@ -147,6 +149,6 @@ public final class ServiceAdminRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("service_not_found", "No service has this id.");
+        return new ProblemException(ProblemCode.SERVICE_NOT_FOUND, "No service has this id.");
     }
 }

@@ -21,7 +21,8 @@ public final class StartBanner {
     StartBanner(Optional<DemoSeed> demo, boolean statusPage, String adminKey) {
         this.demo = demo;
         this.statusPage = statusPage;
-        this.adminKey = adminKey;
+        // The console may be a terminal without UTF-8 (a bare POSIX locale), where the ellipsis would print as "?".
+        this.adminKey = adminKey.replace("\u2026", "...");
     }
 
     /** Whether the node serves the public status page: asked for, or shown with the demo. */

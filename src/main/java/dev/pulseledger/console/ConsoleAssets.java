@@ -2,6 +2,7 @@ package dev.pulseledger.console;
 
 import dev.pulseledger.http.ClasspathResources;
 import dev.pulseledger.http.PageHeaders;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Requests;
@@ -35,7 +36,7 @@ final class ConsoleAssets {
 
     private void asset(ServerRequest req, ServerResponse res) {
         Representation asset = Optional.ofNullable(assets.get(Requests.pathParam(req, "asset")))
-                .orElseThrow(() -> ProblemException.notFound("not_found", "No resource lives at this path."));
+                .orElseThrow(() -> new ProblemException(ProblemCode.NOT_FOUND, "No resource lives at this path."));
         PageHeaders.apply(res, ConsoleView.CONTENT_SECURITY_POLICY);
         asset.send(req, res);
     }

@@ -1,5 +1,6 @@
 package dev.pulseledger.console;
 
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.status.incidents.MaintenanceStore;
@@ -46,7 +47,7 @@ final class Form {
         if (!body.isEmpty()) {
             String[] pairs = body.split("&", MAX_FIELDS + 1);
             if (pairs.length > MAX_FIELDS) {
-                throw ProblemException.badRequest("invalid_body", "A form has at most " + MAX_FIELDS + " fields.");
+                throw new ProblemException(ProblemCode.INVALID_BODY, "A form has at most " + MAX_FIELDS + " fields.");
             }
             for (String pair : pairs) {
                 int equals = pair.indexOf('=');
@@ -62,7 +63,7 @@ final class Form {
         try {
             return URLDecoder.decode(text, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw ProblemException.badRequest("invalid_body", "The form is not valid URL-encoded text.");
+            throw new ProblemException(ProblemCode.INVALID_BODY, "The form is not valid URL-encoded text.");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.pulseledger.console;
 
 import dev.pulseledger.console.ConsoleSessions.Session;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.status.admin.IncidentAdminRoutes;
@@ -156,7 +157,7 @@ final class MaintenancePages {
                 form.error("services", "Choose services from the list: " + unknown.serviceIds() + " no longer exist.");
             case MaintenanceWrite.NotFound notFound -> form.error("title", "This window no longer exists.");
             case MaintenanceWrite.Refused refused ->
-                form.error(refused.code().equals("maintenance_started") ? "startsAt" : "endsAt", refused.detail());
+                form.error(refused.code() == ProblemCode.MAINTENANCE_STARTED ? "startsAt" : "endsAt", refused.detail());
         }
         return false;
     }

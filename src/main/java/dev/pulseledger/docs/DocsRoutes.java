@@ -2,6 +2,7 @@ package dev.pulseledger.docs;
 
 import dev.pulseledger.http.ClasspathResources;
 import dev.pulseledger.http.PageHeaders;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Requests;
@@ -61,7 +62,7 @@ public final class DocsRoutes {
 
     private void asset(ServerRequest req, ServerResponse res) {
         Representation asset = Optional.ofNullable(assets.get(Requests.pathParam(req, "asset")))
-                .orElseThrow(() -> ProblemException.notFound("not_found", "No resource lives at this path."));
+                .orElseThrow(() -> new ProblemException(ProblemCode.NOT_FOUND, "No resource lives at this path."));
         PageHeaders.apply(res, CONTENT_SECURITY_POLICY);
         asset.send(req, res);
     }

@@ -1,6 +1,7 @@
 package dev.pulseledger.events;
 
 import dev.pulseledger.http.Access;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.keys.Caller;
 import io.helidon.http.HeaderNames;
@@ -91,7 +92,7 @@ public final class EventStreams {
     }
 
     private static ProblemException shuttingDown() {
-        return new ProblemException(503, "shutting_down", "Service Unavailable", "This node is shutting down.")
+        return new ProblemException(ProblemCode.SHUTTING_DOWN, "This node is shutting down.")
                 .withHeader("Retry-After", "1");
     }
 }

@@ -1,5 +1,6 @@
 package dev.pulseledger.events;
 
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,9 +30,7 @@ final class StreamPermits {
         if (open.incrementAndGet() > perNode) {
             open.decrementAndGet();
             throw new ProblemException(
-                            503,
-                            "too_many_streams_on_node",
-                            "Service Unavailable",
+                            ProblemCode.TOO_MANY_STREAMS_ON_NODE,
                             "This node serves as many event streams as it can; retry shortly.")
                     .withHeader("Retry-After", "5");
         }
@@ -45,9 +44,7 @@ final class StreamPermits {
             open.decrementAndGet();
             // A place frees when one of the key's streams ends; a client that waits a little finds it.
             throw new ProblemException(
-                            429,
-                            "too_many_streams",
-                            "Too Many Requests",
+                            ProblemCode.TOO_MANY_STREAMS,
                             "At most " + perKey + " event streams may be open per API key on one node;"
                                     + " close one before opening another.")
                     .withHeader("Retry-After", "5");

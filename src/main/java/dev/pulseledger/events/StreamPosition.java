@@ -1,5 +1,6 @@
 package dev.pulseledger.events;
 
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -43,8 +44,9 @@ final class StreamPosition {
         }
         Matcher matcher = pattern.matcher(header.get().trim());
         if (!matcher.matches()) {
-            throw ProblemException.badRequest(
-                    "invalid_last_event_id", "Header 'Last-Event-ID' must be the id of an event this stream sent.");
+            throw new ProblemException(
+                    ProblemCode.INVALID_LAST_EVENT_ID,
+                    "Header 'Last-Event-ID' must be the id of an event this stream sent.");
         }
         return withLedger
                 ? new StreamPosition(true, false, Long.parseLong(matcher.group(1)), Long.parseLong(matcher.group(2)))

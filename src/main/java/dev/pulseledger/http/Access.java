@@ -37,7 +37,7 @@ public final class Access {
                 throw forbidden("An admin key is not a caller key; use a caller key on /api/.");
             case KeyCheck.Refused(KeyCheck.Reason reason)
             when reason == KeyCheck.Reason.ACCOUNT_SUSPENDED ->
-                throw new ProblemException(403, "account_suspended", "Forbidden", "This account is suspended.");
+                throw new ProblemException(ProblemCode.ACCOUNT_SUSPENDED, "This account is suspended.");
             case KeyCheck.Refused(KeyCheck.Reason reason) -> throw unauthorized(reason);
         };
     }
@@ -119,14 +119,12 @@ public final class Access {
 
     private static ProblemException unauthorized(KeyCheck.Reason reason) {
         ProblemException problem = reason == KeyCheck.Reason.MISSING
-                ? new ProblemException(
-                        401, "missing_api_key", "Unauthorized", "Send your API key in the X-ApiKey header.")
-                : new ProblemException(
-                        401, "invalid_api_key", "Unauthorized", "The API key is unknown, revoked or expired.");
+                ? new ProblemException(ProblemCode.MISSING_API_KEY, "Send your API key in the X-ApiKey header.")
+                : new ProblemException(ProblemCode.INVALID_API_KEY, "The API key is unknown, revoked or expired.");
         return problem.withHeader("WWW-Authenticate", CHALLENGE);
     }
 
     private static ProblemException forbidden(String detail) {
-        return new ProblemException(403, "forbidden", "Forbidden", detail);
+        return new ProblemException(ProblemCode.FORBIDDEN, detail);
     }
 }

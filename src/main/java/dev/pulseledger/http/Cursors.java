@@ -55,7 +55,7 @@ public final class Cursors {
     }
 
     public static ProblemException invalid() {
-        return ProblemException.badRequest(
-                "invalid_cursor", "Query parameter 'cursor' is not a cursor this API gave out.");
+        return new ProblemException(
+                ProblemCode.INVALID_CURSOR, "Query parameter 'cursor' is not a cursor this API gave out.");
     }
 }

@@ -17,6 +17,8 @@ public final class DirectErrors {
     /** Helidon's words when a request's header section passes {@code maxHeadersSize}. */
     private static final String HEADERS_TOO_LARGE = "Header size exceeded";
 
+    private static final String UNREADABLE = "The request could not be read as HTTP.";
+
     private DirectErrors() {}
 
     /** The handlers; {@code always} are headers every response carries (Strict-Transport-Security). */
@@ -62,36 +64,21 @@ public final class DirectErrors {
         }
         return switch (code) {
             case 413 -> Requests.tooLarge();
-            case 414 -> problem(414, "uri_too_long", "URI Too Long", "The request line (path and query) is too long.");
+            case 414 ->
+                new ProblemException(ProblemCode.URI_TOO_LONG, "The request line (path and query) is too long.");
             case 431 ->
-                problem(
-                        431,
-                        "request_header_fields_too_large",
-                        "Request Header Fields Too Large",
-                        "The request headers are too large.");
+                new ProblemException(ProblemCode.REQUEST_HEADER_FIELDS_TOO_LARGE, "The request headers are too large.");
             case 503 ->
-                problem(503, "overloaded", "Service Unavailable", "Too many requests are in progress; retry shortly.")
+                new ProblemException(ProblemCode.OVERLOADED, "Too many requests are in progress; retry shortly.")
                         .withHeader(HeaderNames.RETRY_AFTER.defaultCase(), "1");
             case 505 ->
-                problem(
-                        505,
-                        "http_version_not_supported",
-                        "HTTP Version Not Supported",
-                        "This server speaks HTTP/1.1 only.");
+                new ProblemException(ProblemCode.HTTP_VERSION_NOT_SUPPORTED, "This server speaks HTTP/1.1 only.");
             default ->
                 code >= 500
-                        ? problem(
-                                500,
-                                "internal_error",
-                                "Internal Server Error",
-                                "The server failed to read the request.")
+                        ? new ProblemException(ProblemCode.INTERNAL_ERROR, "The server failed to read the request.")
                         : code == 400
                                 ? unreadable()
-                                : problem(
-                                        code,
-                                        "bad_request",
-                                        status.reasonPhrase(),
-                                        "The request could not be read as HTTP.");
+                                : ProblemException.unreadable(code, status.reasonPhrase(), UNREADABLE);
         };
     }
 
@@ -101,10 +88,6 @@ public final class DirectErrors {
      * character in the method, as internal errors. They are the client's fault, answered 400.
      */
     private static ProblemException unreadable() {
-        return problem(400, "bad_request", "Bad Request", "The request could not be read as HTTP.");
-    }
-
-    private static ProblemException problem(int status, String code, String title, String detail) {
-        return new ProblemException(status, code, title, detail);
+        return new ProblemException(ProblemCode.BAD_REQUEST, UNREADABLE);
     }
 }

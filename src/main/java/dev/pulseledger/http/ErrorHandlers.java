@@ -9,7 +9,6 @@ import org.slf4j.LoggerFactory;
 /** Turns every exception a handler throws into a problem document, never a stack trace. */
 public final class ErrorHandlers {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorHandlers.class);
-    private static final String INTERNAL_ERROR = "internal_error";
 
     private ErrorHandlers() {}
 
@@ -21,7 +20,7 @@ public final class ErrorHandlers {
         });
         routing.error(Throwable.class, (req, res, error) -> {
             ProblemException problem = translate(error);
-            if (problem.code().equals(INTERNAL_ERROR)) {
+            if (problem.code() == ProblemCode.INTERNAL_ERROR) {
                 // Only a bug gets here: its stack trace is what it takes to fix it. A database fault was
                 // logged once by the store that met it, and is not logged again per request.
                 LOG.error(
@@ -43,12 +42,19 @@ public final class ErrorHandlers {
             }
             if (cause instanceof DatabaseUnavailableException unavailable) {
                 Fault fault = unavailable.fault();
-                return new ProblemException(503, fault.code(), "Service Unavailable", fault.detail())
+                return new ProblemException(code(fault), fault.detail())
                         .withHeader(
                                 "Retry-After", Long.toString(fault.retryAfter().toSeconds()));
             }
         }
-        return new ProblemException(
-                500, INTERNAL_ERROR, "Internal Server Error", "The server failed to handle the request.");
+        return new ProblemException(ProblemCode.INTERNAL_ERROR, "The server failed to handle the request.");
+    }
+
+    private static ProblemCode code(Fault fault) {
+        return switch (fault) {
+            case DATABASE_UNAVAILABLE -> ProblemCode.DATABASE_UNAVAILABLE;
+            case STORAGE_FULL -> ProblemCode.STORAGE_FULL;
+            case ACCOUNT_BUSY -> ProblemCode.ACCOUNT_BUSY;
+        };
     }
 }

@@ -11,7 +11,6 @@ import io.helidon.webserver.http.ServerResponse;
  * copy of ready bytes.
  */
 final class FailedAuthRefusal {
-    static final String CODE = "too_many_failed_authentications";
     private static final HeaderName RETRY_AFTER = HeaderNames.RETRY_AFTER;
     /* The wait is in Retry-After only, so that the body is the same for every refusal. */
     private static final String DETAIL =
@@ -22,7 +21,7 @@ final class FailedAuthRefusal {
 
     /** The refusal as a problem to throw, for a request that found the allowance used up as it failed. */
     static ProblemException problem(long retryAfterSeconds) {
-        return new ProblemException(429, CODE, "Too Many Requests", DETAIL)
+        return new ProblemException(ProblemCode.TOO_MANY_FAILED_AUTHENTICATIONS, DETAIL)
                 .withHeader(RETRY_AFTER.defaultCase(), Long.toString(retryAfterSeconds));
     }
 

@@ -14,11 +14,11 @@ public record ProblemBody(
 
     public static ProblemBody of(ProblemException problem) {
         return new ProblemBody(
-                "https://pulseledger.dev/problems/" + problem.code().replace('_', '-'),
+                "https://pulseledger.dev/problems/" + problem.code().code().replace('_', '-'),
                 problem.title(),
                 problem.status(),
                 problem.detail(),
-                problem.code(),
+                problem.code().code(),
                 problem.extension().orElse(null));
     }
 }

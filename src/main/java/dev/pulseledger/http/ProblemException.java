@@ -9,24 +9,29 @@ public final class ProblemException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final int status;
-    private final String code;
+    private final ProblemCode code;
     private final String title;
     // A problem ends its request on this node and is never serialised.
     private final transient Optional<Record> extension;
     private final transient Map<String, String> headers;
 
-    public ProblemException(int status, String code, String title, String detail) {
-        this(status, code, title, detail, Optional.empty(), Map.of());
+    public ProblemException(ProblemCode code, String detail) {
+        this(code.status(), code, code.title(), detail, Optional.empty(), Map.of());
+    }
+
+    /** A problem answered with another status that its code lists (see {@link ProblemCode#answers}). */
+    public ProblemException(ProblemCode code, int status, String detail) {
+        this(checked(code, status), code, ProblemCode.title(status), detail, Optional.empty(), Map.of());
     }
 
     /** A problem whose body carries the fields of {@code extension} after the standard members. */
-    public ProblemException(int status, String code, String title, String detail, Record extension) {
-        this(status, code, title, detail, Optional.of(extension), Map.of());
+    public ProblemException(ProblemCode code, String detail, Record extension) {
+        this(code.status(), code, code.title(), detail, Optional.of(extension), Map.of());
     }
 
     private ProblemException(
             int status,
-            String code,
+            ProblemCode code,
             String title,
             String detail,
             Optional<Record> extension,
@@ -46,27 +51,33 @@ public final class ProblemException extends RuntimeException {
         return new ProblemException(status, code, title, detail(), extension, more);
     }
 
-    public static ProblemException badRequest(String code, String detail) {
-        return new ProblemException(400, code, "Bad Request", detail);
+    private static int checked(ProblemCode code, int status) {
+        if (!code.answers(status)) {
+            throw new IllegalArgumentException(code.code() + " is not answered with " + status);
+        }
+        return status;
     }
 
     public static ProblemException invalidField(String field, String why) {
-        return badRequest("invalid_request", "Field '" + Excerpt.of(field) + "' " + why + ".");
+        return new ProblemException(ProblemCode.INVALID_REQUEST, "Field '" + Excerpt.of(field) + "' " + why + ".");
     }
 
-    public static ProblemException notFound(String code, String detail) {
-        return new ProblemException(404, code, "Not Found", detail);
-    }
-
-    public static ProblemException unprocessable(String code, String detail) {
-        return new ProblemException(422, code, "Unprocessable Content", detail);
+    /**
+     * A request the server could not read as HTTP, answered {@code bad_request} with the 4xx status the
+     * server's reader chose (the one code whose status is not fixed).
+     */
+    static ProblemException unreadable(int status, String title, String detail) {
+        if (status < 400 || status > 499) {
+            throw new IllegalArgumentException("Not a client error: " + status);
+        }
+        return new ProblemException(status, ProblemCode.BAD_REQUEST, title, detail, Optional.empty(), Map.of());
     }
 
     public int status() {
         return status;
     }
 
-    public String code() {
+    public ProblemCode code() {
         return code;
     }
 

@@ -15,12 +15,10 @@ public final class Queued {
         try {
             return call.get();
         } catch (OverloadedException e) {
-            throw new ProblemException(
-                            503, "overloaded", "Service Unavailable", "Too many requests are queued; retry shortly.")
+            throw new ProblemException(ProblemCode.OVERLOADED, "Too many requests are queued; retry shortly.")
                     .withHeader("Retry-After", "1");
         } catch (OutcomeUnknownException e) {
-            throw new ProblemException(503, "outcome_unknown", "Service Unavailable", OUTCOME_UNKNOWN)
-                    .withHeader("Retry-After", "1");
+            throw new ProblemException(ProblemCode.OUTCOME_UNKNOWN, OUTCOME_UNKNOWN).withHeader("Retry-After", "1");
         }
     }
 }

@@ -43,7 +43,7 @@ public final class Requests {
     public static String pathParam(ServerRequest req, String name) {
         String value = req.path().pathParameters().get(name);
         if (value.chars().anyMatch(Character::isISOControl)) {
-            throw ProblemException.notFound("not_found", "No resource lives at this path.");
+            throw new ProblemException(ProblemCode.NOT_FOUND, "No resource lives at this path.");
         }
         return value;
     }
@@ -62,20 +62,20 @@ public final class Requests {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw ProblemException.badRequest(
-                "invalid_limit", "Query parameter 'limit' must be a whole number from 1 to 100.");
+        throw new ProblemException(
+                ProblemCode.INVALID_LIMIT, "Query parameter 'limit' must be a whole number from 1 to 100.");
     }
 
     /**
-     * A timestamp query parameter (RFC 3339, from the year 2000 to 9998), or a 400 {@code invalid_<name>}
-     * naming it.
+     * A timestamp query parameter (RFC 3339, from the year 2000 to 9998), or a 400 {@code invalid} naming
+     * it, with the code that names the parameter ({@code invalid_<name>}).
      */
-    public static Optional<Instant> timestamp(ServerRequest req, String name) {
+    public static Optional<Instant> timestamp(ServerRequest req, String name, ProblemCode invalid) {
         return query(req, name)
                 .map(text -> Times.parse(text)
                         .filter(at -> !at.isBefore(EARLIEST_TIMESTAMP) && at.isBefore(LATEST_TIMESTAMP))
-                        .orElseThrow(() -> ProblemException.badRequest(
-                                "invalid_" + name,
+                        .orElseThrow(() -> new ProblemException(
+                                invalid,
                                 "Query parameter '" + name + "' must be an RFC 3339 timestamp such as"
                                         + " 2026-11-21T10:00:00Z, from the year 2000 on.")));
     }
@@ -85,8 +85,8 @@ public final class Requests {
             return Optional.empty();
         }
         if (req.query().all(name).size() > 1) {
-            throw ProblemException.badRequest(
-                    "invalid_request", "Query parameter '" + name + "' must be given at most once.");
+            throw new ProblemException(
+                    ProblemCode.INVALID_REQUEST, "Query parameter '" + name + "' must be given at most once.");
         }
         return Optional.of(req.query().get(name));
     }
@@ -96,10 +96,7 @@ public final class Requests {
         Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
         if (contentType.isEmpty() || !isJson(contentType.get())) {
             throw new ProblemException(
-                    415,
-                    "unsupported_media_type",
-                    "Unsupported Media Type",
-                    "Send the request body as application/json.");
+                    ProblemCode.UNSUPPORTED_MEDIA_TYPE, "Send the request body as application/json.");
         }
         return body(req);
     }
@@ -120,10 +117,7 @@ public final class Requests {
         Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
         if (contentType.isEmpty() || !hasMediaType(contentType.get(), "application/x-www-form-urlencoded")) {
             throw new ProblemException(
-                    415,
-                    "unsupported_media_type",
-                    "Unsupported Media Type",
-                    "Send the form as application/x-www-form-urlencoded.");
+                    ProblemCode.UNSUPPORTED_MEDIA_TYPE, "Send the form as application/x-www-form-urlencoded.");
         }
         return body(req);
     }
@@ -184,14 +178,11 @@ public final class Requests {
 
     /** A body that is not framed as its headers declare, or that stopped short of it. */
     public static ProblemException invalidBody() {
-        return ProblemException.badRequest("invalid_body", "The request body could not be read.");
+        return new ProblemException(ProblemCode.INVALID_BODY, "The request body could not be read.");
     }
 
     public static ProblemException tooLarge() {
         return new ProblemException(
-                413,
-                "payload_too_large",
-                "Content Too Large",
-                "The request body must be at most " + MAX_BODY_BYTES + " bytes.");
+                ProblemCode.PAYLOAD_TOO_LARGE, "The request body must be at most " + MAX_BODY_BYTES + " bytes.");
     }
 }

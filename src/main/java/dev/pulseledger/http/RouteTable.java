@@ -101,11 +101,10 @@ public final class RouteTable {
         routing.any((req, res) -> {
             Set<String> allowed = allowedMethods(req.path().path());
             if (allowed.isEmpty()) {
-                throw ProblemException.notFound("not_found", "No resource lives at this path.");
+                throw new ProblemException(ProblemCode.NOT_FOUND, "No resource lives at this path.");
             }
             String allow = String.join(", ", allowed);
-            throw new ProblemException(
-                            405, "method_not_allowed", "Method Not Allowed", "This path accepts " + allow + ".")
+            throw new ProblemException(ProblemCode.METHOD_NOT_ALLOWED, "This path accepts " + allow + ".")
                     .withHeader("Allow", allow);
         });
     }
@@ -159,9 +158,7 @@ public final class RouteTable {
             String verb = req.prologue().method().text();
             if (!rule.allows(actor.role(), verb)) {
                 throw new ProblemException(
-                        403,
-                        "forbidden_for_role",
-                        "Forbidden",
+                        ProblemCode.FORBIDDEN_FOR_ROLE,
                         "The role " + actor.role().text() + " may not " + verb + " this resource.");
             }
             if (!reads) {

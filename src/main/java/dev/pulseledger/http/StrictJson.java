@@ -140,6 +140,6 @@ final class StrictJson {
     }
 
     private static ProblemException invalid(String detail) {
-        return ProblemException.badRequest("invalid_json", detail);
+        return new ProblemException(ProblemCode.INVALID_JSON, detail);
     }
 }

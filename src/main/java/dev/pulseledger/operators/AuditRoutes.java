@@ -2,6 +2,7 @@ package dev.pulseledger.operators;
 
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.PageBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -34,10 +35,10 @@ public final class AuditRoutes {
     static AuditLog.Query query(ServerRequest req) {
         Optional<String> operatorId = Requests.query(req, "operatorId").filter(id -> !id.isEmpty());
         if (operatorId.isPresent() && operatorId.get().length() > MAX_ID_LENGTH) {
-            throw ProblemException.badRequest("invalid_operatorId", "Query parameter 'operatorId' is too long.");
+            throw new ProblemException(ProblemCode.INVALID_OPERATOR_ID, "Query parameter 'operatorId' is too long.");
         }
-        Instant from = Requests.timestamp(req, "from").orElse(Instant.EPOCH);
-        Instant to = Requests.timestamp(req, "to").orElse(Instant.ofEpochMilli(Long.MAX_VALUE));
+        Instant from = Requests.timestamp(req, "from", ProblemCode.INVALID_FROM).orElse(Instant.EPOCH);
+        Instant to = Requests.timestamp(req, "to", ProblemCode.INVALID_TO).orElse(Instant.ofEpochMilli(Long.MAX_VALUE));
         return new AuditLog.Query(
                 operatorId,
                 from,

@@ -2,6 +2,7 @@ package dev.pulseledger.operators;
 
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -119,11 +120,9 @@ public final class OperatorRoutes {
                 Optional.empty());
         if (!operators.addKey(key, Secrets.sha256Hex(secret))) {
             throw operator.disabled()
-                    ? new ProblemException(409, "operator_disabled", "Conflict", "A disabled operator gets no keys.")
+                    ? new ProblemException(ProblemCode.OPERATOR_DISABLED, "A disabled operator gets no keys.")
                     : new ProblemException(
-                            409,
-                            "too_many_keys",
-                            "Conflict",
+                            ProblemCode.TOO_MANY_KEYS,
                             "An operator holds at most " + OperatorStore.MAX_KEYS_PER_OPERATOR + " live admin keys.");
         }
         authenticator.catchUp();
@@ -144,7 +143,7 @@ public final class OperatorRoutes {
         Operator operator = existing(req);
         Instant now = clock.instant();
         if (!operators.revokeKey(operator.id(), Requests.pathParam(req, "keyId"), now)) {
-            throw ProblemException.notFound("key_not_found", "This operator has no admin key with this id.");
+            throw new ProblemException(ProblemCode.KEY_NOT_FOUND, "This operator has no admin key with this id.");
         }
         authenticator.catchUp();
         Responses.noContent(res);
@@ -175,12 +174,10 @@ public final class OperatorRoutes {
             case ChangeOutcome.Changed changed -> changed.operator();
             case ChangeOutcome.NotFound notFound -> throw notFound();
             case ChangeOutcome.EmailTaken taken ->
-                throw new ProblemException(409, "email_taken", "Conflict", "Another operator has this email.");
+                throw new ProblemException(ProblemCode.EMAIL_TAKEN, "Another operator has this email.");
             case ChangeOutcome.LastOwner last ->
                 throw new ProblemException(
-                        409,
-                        "last_owner",
-                        "Conflict",
+                        ProblemCode.LAST_OWNER,
                         "This is the last owner who is not disabled; make another owner first.");
         };
     }
@@ -214,6 +211,6 @@ public final class OperatorRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("operator_not_found", "No operator has this id.");
+        return new ProblemException(ProblemCode.OPERATOR_NOT_FOUND, "No operator has this id.");
     }
 }

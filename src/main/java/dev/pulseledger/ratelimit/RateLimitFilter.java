@@ -1,6 +1,7 @@
 package dev.pulseledger.ratelimit;
 
 import dev.pulseledger.http.Access;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.keys.Caller;
 import io.helidon.http.HeaderName;
@@ -48,9 +49,7 @@ public final class RateLimitFilter implements Filter {
 
     private static ProblemException rateLimited(RateLimiter.Decision decision) {
         return new ProblemException(
-                        429,
-                        "rate_limited",
-                        "Too Many Requests",
+                        ProblemCode.RATE_LIMITED,
                         "This key may make " + decision.limit() + " requests per minute; retry in "
                                 + decision.retryAfterSeconds() + " s.")
                 .withHeader("Retry-After", Long.toString(decision.retryAfterSeconds()));

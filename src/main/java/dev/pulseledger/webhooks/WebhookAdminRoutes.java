@@ -5,6 +5,7 @@ import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -56,8 +57,8 @@ public final class WebhookAdminRoutes {
         Webhook webhook = new Webhook(Ids.webhook(), url, description, events, clock.instant());
         String secret = Secrets.newWebhookSecret();
         if (webhooks.create(webhook, secret) == WebhookStore.Creation.LIMIT_REACHED) {
-            throw ProblemException.unprocessable(
-                    "webhook_limit_reached", "At most " + WebhookStore.MAX_WEBHOOKS + " webhooks may exist.");
+            throw new ProblemException(
+                    ProblemCode.WEBHOOK_LIMIT_REACHED, "At most " + WebhookStore.MAX_WEBHOOKS + " webhooks may exist.");
         }
         res.header(Responses.LOCATION, "/admin/webhooks/" + webhook.id());
         // The only time the secret is shown: the receiver needs it to verify signatures.
@@ -104,6 +105,6 @@ public final class WebhookAdminRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("webhook_not_found", "No webhook has this id.");
+        return new ProblemException(ProblemCode.WEBHOOK_NOT_FOUND, "No webhook has this id.");
     }
 }

@@ -79,6 +79,10 @@ public final class Api {
         }
         try {
             HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            ProblemCatalog.check(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    response.body());
             return new Reply(response.statusCode(), response.headers(), response.body(), parse(response.body()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

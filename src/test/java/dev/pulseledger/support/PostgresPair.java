@@ -29,19 +29,28 @@ public final class PostgresPair implements AutoCloseable {
     private final Path folder;
     private final int primaryPort;
     private final int standbyPort;
-    private final boolean synchronous;
+    private final Standby kind;
+    private final String extraPrimaryConfig;
 
-    private PostgresPair(Path bin, Path folder, int primaryPort, int standbyPort, boolean synchronous) {
+    /** What stands beside the primary. */
+    private enum Standby {
+        SYNCHRONOUS,
+        READ_REPLICA,
+        NONE
+    }
+
+    private PostgresPair(Path bin, Path folder, int primaryPort, int standbyPort, Standby kind, String extra) {
         this.bin = bin;
         this.folder = folder;
         this.primaryPort = primaryPort;
         this.standbyPort = standbyPort;
-        this.synchronous = synchronous;
+        this.kind = kind;
+        this.extraPrimaryConfig = extra;
     }
 
     /** Starts both servers and returns once the standby is the primary's synchronous standby. */
     public static PostgresPair start() throws IOException, InterruptedException {
-        return start(true);
+        return start(Standby.SYNCHRONOUS, "");
     }
 
     /**
@@ -49,12 +58,17 @@ public final class PostgresPair implements AutoCloseable {
      * it may be stopped or have its replay paused), returning once it streams.
      */
     public static PostgresPair startWithReadReplica() throws IOException, InterruptedException {
-        return start(false);
+        return start(Standby.READ_REPLICA, "");
     }
 
-    private static PostgresPair start(boolean synchronous) throws IOException, InterruptedException {
+    /** A primary alone, with {@code extraConfig} appended to its postgresql.conf: a server a test may kill. */
+    public static PostgresPair startAlone(String extraConfig) throws IOException, InterruptedException {
+        return start(Standby.NONE, extraConfig);
+    }
+
+    private static PostgresPair start(Standby kind, String extraConfig) throws IOException, InterruptedException {
         Path folder = Files.createTempDirectory("postgres-pair");
-        PostgresPair pair = new PostgresPair(binaries(), folder, freePort(), freePort(), synchronous);
+        PostgresPair pair = new PostgresPair(binaries(), folder, freePort(), freePort(), kind, extraConfig);
         try {
             pair.initialise();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -79,9 +93,14 @@ public final class PostgresPair implements AutoCloseable {
                 max_wal_senders = 4
                 synchronous_standby_names = '%s'
                 synchronous_commit = on
-                """.formatted(primaryPort, folder, synchronous ? "*" : ""),
+                %s
+                """.formatted(primaryPort, folder, kind == Standby.SYNCHRONOUS ? "*" : "", extraPrimaryConfig),
                 java.nio.file.StandardOpenOption.APPEND);
         startServer(primary());
+        if (kind == Standby.NONE) {
+            createDatabase();
+            return;
+        }
         runPostgres(
                 "pg_basebackup",
                 "-h",
@@ -102,6 +121,10 @@ public final class PostgresPair implements AutoCloseable {
                 java.nio.file.StandardOpenOption.APPEND);
         startServer(standby());
         Waiting.until("the standby streams", this::standbyStreams);
+        createDatabase();
+    }
+
+    private void createDatabase() {
         try (Connection connection = DriverManager.getConnection(serverUrl(primaryPort, "postgres"));
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE " + DATABASE);
@@ -136,6 +159,27 @@ public final class PostgresPair implements AutoCloseable {
         return serverUrl(primaryPort, DATABASE);
     }
 
+    /**
+     * Kills the primary's postmaster and every process of it with SIGKILL, as the kernel's OOM killer or a
+     * crash would: nothing is flushed, shared memory (with any WAL not yet written out) is lost.
+     */
+    public void killPrimary() throws IOException {
+        long pid = Long.parseLong(
+                Files.readAllLines(primary().resolve("postmaster.pid")).get(0).strip());
+        ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow();
+        List<ProcessHandle> children = postmaster.descendants().toList();
+        postmaster.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+        Waiting.until(
+                "the killed primary's processes are gone",
+                () -> !postmaster.isAlive() && children.stream().noneMatch(ProcessHandle::isAlive));
+    }
+
+    /** Starts the killed primary again; it recovers from its WAL before it accepts connections. */
+    public void restartPrimary() throws IOException, InterruptedException {
+        startServer(primary());
+    }
+
     /** Stops the standby (a fast shutdown: its clients are cut off). */
     public void stopStandby() throws IOException, InterruptedException {
         runPostgres("pg_ctl", "-D", standby().toString(), "stop", "-m", "fast", "-w");
@@ -160,7 +204,7 @@ public final class PostgresPair implements AutoCloseable {
         try (Connection connection = DriverManager.getConnection(serverUrl(primaryPort, "postgres"));
                 Statement statement = connection.createStatement();
                 ResultSet rs = statement.executeQuery("SELECT count(*) FROM pg_stat_replication WHERE sync_state = "
-                        + (synchronous ? "'sync'" : "'async'") + " AND state = 'streaming'")) {
+                        + (kind == Standby.SYNCHRONOUS ? "'sync'" : "'async'") + " AND state = 'streaming'")) {
             rs.next();
             return rs.getInt(1) == 1;
         } catch (SQLException e) {

@@ -3,6 +3,7 @@ package dev.pulseledger.ledger.web;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
@@ -75,8 +76,8 @@ public final class ReservationRoutes {
                 throw TokenRoutes.insufficientBalance(
                         "reservation", insufficient.balance(), insufficient.required(), insufficient.replayed());
             case ReserveResult.IdempotencyKeyReused reused ->
-                throw ProblemException.unprocessable(
-                        "idempotency_key_reused",
+                throw new ProblemException(
+                        ProblemCode.IDEMPOTENCY_KEY_REUSED,
                         "This Idempotency-Key was first used for another request; use a new key.");
             case ReserveResult.IdempotencyKeyInUse inUse -> throw TokenRoutes.idempotencyKeyInUse();
         }
@@ -97,18 +98,14 @@ public final class ReservationRoutes {
             case SettleResult.NotHeld notHeld -> throw notHeld(notHeld.reservation());
             case SettleResult.AlreadySettled settled ->
                 throw new ProblemException(
-                        409,
-                        "reservation_already_settled",
-                        "Conflict",
+                        ProblemCode.RESERVATION_ALREADY_SETTLED,
                         "This reservation was already settled for "
                                 + settled.reservation().settledAmount().orElseThrow() + " tokens.",
                         new ReservationJson.SettledBody(
                                 settled.reservation().settledAmount().orElseThrow()));
             case SettleResult.AmountExceedsHeld exceeds ->
                 throw new ProblemException(
-                        422,
-                        "settle_exceeds_held",
-                        "Unprocessable Content",
+                        ProblemCode.SETTLE_EXCEEDS_HELD,
                         "This reservation holds " + exceeds.held() + " tokens; settle at most that.",
                         new ReservationJson.HeldBody(exceeds.held()));
         }
@@ -155,8 +152,8 @@ public final class ReservationRoutes {
             ServerRequest req, ReservationQueries reservations, LedgerWriter ledger, String accountId) {
         Optional<ReservationStatus> status = Requests.query(req, "status")
                 .map(text -> ReservationStatus.fromWire(text)
-                        .orElseThrow(() -> ProblemException.badRequest(
-                                "invalid_status",
+                        .orElseThrow(() -> new ProblemException(
+                                ProblemCode.INVALID_STATUS,
                                 "Query parameter 'status' must be held, settled, released or expired.")));
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
@@ -175,15 +172,13 @@ public final class ReservationRoutes {
 
     private static ProblemException notHeld(Reservation reservation) {
         return new ProblemException(
-                409,
-                "reservation_not_held",
-                "Conflict",
+                ProblemCode.RESERVATION_NOT_HELD,
                 "This reservation is " + reservation.status().wire() + "; nothing is held to settle or release.",
                 new ReservationJson.NotHeldBody(reservation.status().wire()));
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound(
-                "reservation_not_found", "No reservation with this id belongs to your account.");
+        return new ProblemException(
+                ProblemCode.RESERVATION_NOT_FOUND, "No reservation with this id belongs to your account.");
     }
 }

@@ -8,6 +8,7 @@ import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
@@ -111,8 +112,8 @@ public final class TokenRoutes {
                 throw insufficientBalance(
                         "spend", insufficient.balance(), insufficient.required(), insufficient.replayed());
             case SpendResult.IdempotencyKeyReused reused ->
-                throw ProblemException.unprocessable(
-                        "idempotency_key_reused",
+                throw new ProblemException(
+                        ProblemCode.IDEMPOTENCY_KEY_REUSED,
                         "This Idempotency-Key was first used to spend " + reused.firstAmount()
                                 + " tokens; use a new key for a different amount.");
             case SpendResult.IdempotencyKeyInUse inUse -> throw idempotencyKeyInUse();
@@ -147,14 +148,12 @@ public final class TokenRoutes {
             case RevertResult.NotFound notFound -> throw spendingNotFound();
             case RevertResult.AmountExceedsUnreverted exceeds ->
                 throw new ProblemException(
-                        422,
-                        "revert_exceeds_spending",
-                        "Unprocessable Content",
+                        ProblemCode.REVERT_EXCEEDS_SPENDING,
                         "Only " + exceeds.unreverted() + " tokens of this spending are left to revert.",
                         new TokenJson.UnrevertedBody(exceeds.unreverted()));
             case RevertResult.IdempotencyKeyReused reused ->
-                throw ProblemException.unprocessable(
-                        "idempotency_key_reused",
+                throw new ProblemException(
+                        ProblemCode.IDEMPOTENCY_KEY_REUSED,
                         "This Idempotency-Key was first used for another request; use a new key.");
             case RevertResult.IdempotencyKeyInUse inUse -> throw idempotencyKeyInUse();
         }
@@ -163,7 +162,7 @@ public final class TokenRoutes {
     /** The balance with its breakdown; a renewal or expiry that is due happens first. */
     private void balance(ServerRequest req, ServerResponse res) {
         Caller caller = access.caller(req);
-        Optional<Instant> at = Requests.timestamp(req, "at");
+        Optional<Instant> at = Requests.timestamp(req, "at", ProblemCode.INVALID_AT);
         if (at.isPresent()) {
             balanceAt(caller, at.get(), res);
             return;
@@ -180,8 +179,9 @@ public final class TokenRoutes {
     /** The balance right after the last ledger line at or before {@code at} (CONTRACT §11). */
     private void balanceAt(Caller caller, Instant at, ServerResponse res) {
         if (at.isAfter(clock.instant())) {
-            throw ProblemException.badRequest(
-                    "invalid_at", "Query parameter 'at' must not be in the future; omit it for the balance now.");
+            throw new ProblemException(
+                    ProblemCode.INVALID_AT,
+                    "Query parameter 'at' must not be in the future; omit it for the balance now.");
         }
         Responses.ok(res, new TokenJson.BalanceAtBody(history.balanceAt(caller.accountId(), at), Times.format(at)));
     }
@@ -229,15 +229,14 @@ public final class TokenRoutes {
                 return amount;
             }
         }
-        throw ProblemException.badRequest("invalid_amount", "The amount must be a whole number from 1 to 1000000000.");
+        throw new ProblemException(
+                ProblemCode.INVALID_AMOUNT, "The amount must be a whole number from 1 to 1000000000.");
     }
 
     /** 402: the balance is below what a spend or reservation ({@code what}) needs; marked when replayed. */
     static ProblemException insufficientBalance(String what, long balance, long required, boolean replayed) {
         ProblemException problem = new ProblemException(
-                402,
-                "insufficient_balance",
-                "Payment Required",
+                ProblemCode.INSUFFICIENT_BALANCE,
                 "The balance is " + balance + " tokens; this " + what + " needs " + required + ".",
                 new TokenJson.InsufficientBody(balance, required));
         return replayed ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
@@ -245,9 +244,7 @@ public final class TokenRoutes {
 
     static ProblemException idempotencyKeyInUse() {
         return new ProblemException(
-                409,
-                "idempotency_key_in_use",
-                "Conflict",
+                ProblemCode.IDEMPOTENCY_KEY_IN_USE,
                 "A request with this Idempotency-Key is still being handled; retry shortly.");
     }
 
@@ -263,8 +260,8 @@ public final class TokenRoutes {
     }
 
     private static ProblemException invalidIdempotencyKey() {
-        return ProblemException.badRequest(
-                "invalid_idempotency_key",
+        return new ProblemException(
+                ProblemCode.INVALID_IDEMPOTENCY_KEY,
                 "Header 'Idempotency-Key' must be 1 to 255 printable ASCII characters, sent once.");
     }
 
@@ -283,7 +280,8 @@ public final class TokenRoutes {
     }
 
     private static ProblemException spendingNotFound() {
-        return ProblemException.notFound("spending_not_found", "No spending with this id belongs to your account.");
+        return new ProblemException(
+                ProblemCode.SPENDING_NOT_FOUND, "No spending with this id belongs to your account.");
     }
 
     /** An authenticated key whose account row is gone: only a broken database does this. */

@@ -1,6 +1,7 @@
 package dev.pulseledger.ledger.web;
 
 import dev.pulseledger.http.Access;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -44,18 +45,20 @@ public final class UsageRoutes {
         Caller caller = access.caller(req);
         Granularity granularity = Requests.query(req, "granularity")
                 .map(text -> Granularity.fromWire(text)
-                        .orElseThrow(() -> ProblemException.badRequest(
-                                "invalid_granularity", "Query parameter 'granularity' must be hour, day or month.")))
+                        .orElseThrow(() -> new ProblemException(
+                                ProblemCode.INVALID_GRANULARITY,
+                                "Query parameter 'granularity' must be hour, day or month.")))
                 .orElse(Granularity.DAY);
         Instant now = clock.instant();
-        Instant to = Requests.timestamp(req, "to").orElse(now);
-        Instant from = Requests.timestamp(req, "from").orElseGet(() -> Granularity.MONTH.floor(now));
+        Instant to = Requests.timestamp(req, "to", ProblemCode.INVALID_TO).orElse(now);
+        Instant from =
+                Requests.timestamp(req, "from", ProblemCode.INVALID_FROM).orElseGet(() -> Granularity.MONTH.floor(now));
         if (!from.isBefore(to)) {
-            throw ProblemException.badRequest("invalid_to", "Query parameter 'to' must be after 'from'.");
+            throw new ProblemException(ProblemCode.INVALID_TO, "Query parameter 'to' must be after 'from'.");
         }
         UsageWindow window = UsageWindow.covering(from, to, granularity)
-                .orElseThrow(() -> ProblemException.badRequest(
-                        "too_many_buckets",
+                .orElseThrow(() -> new ProblemException(
+                        ProblemCode.TOO_MANY_BUCKETS,
                         "From 'from' to 'to' spans more than " + UsageWindow.MAX_BUCKETS + " " + granularity.wire()
                                 + " buckets; narrow the window or choose a coarser 'granularity'."));
         UsageReport report = history.usage(caller.accountId(), window);

@@ -3,6 +3,7 @@ package dev.pulseledger.status.admin;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -131,14 +132,14 @@ public final class IncidentAdminRoutes {
             case IncidentWrite.UnknownServices unknown ->
                 throw unknownService(unknown.serviceIds().getFirst());
             case IncidentWrite.TooManyUpdates tooMany ->
-                throw ProblemException.unprocessable(
-                        "incident_update_limit_reached",
+                throw new ProblemException(
+                        ProblemCode.INCIDENT_UPDATE_LIMIT_REACHED,
                         "An incident may have at most " + IncidentStore.MAX_UPDATES + " updates.");
         };
     }
 
     static ProblemException unknownService(String serviceId) {
-        return ProblemException.unprocessable("unknown_service", "No service has the id '" + serviceId + "'.");
+        return new ProblemException(ProblemCode.UNKNOWN_SERVICE, "No service has the id '" + serviceId + "'.");
     }
 
     private static Optional<IncidentImpact> impact(JsonBody body) {
@@ -164,6 +165,6 @@ public final class IncidentAdminRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("incident_not_found", "No incident has this id.");
+        return new ProblemException(ProblemCode.INCIDENT_NOT_FOUND, "No incident has this id.");
     }
 }

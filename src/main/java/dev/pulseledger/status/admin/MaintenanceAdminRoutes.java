@@ -3,6 +3,7 @@ package dev.pulseledger.status.admin;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -115,8 +116,7 @@ public final class MaintenanceAdminRoutes {
             case MaintenanceWrite.NotFound notFound -> throw notFound();
             case MaintenanceWrite.UnknownServices unknown ->
                 throw IncidentAdminRoutes.unknownService(unknown.serviceIds().getFirst());
-            case MaintenanceWrite.Refused refused ->
-                throw ProblemException.unprocessable(refused.code(), refused.detail());
+            case MaintenanceWrite.Refused refused -> throw new ProblemException(refused.code(), refused.detail());
         };
     }
 
@@ -129,6 +129,6 @@ public final class MaintenanceAdminRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("maintenance_not_found", "No maintenance window has this id.");
+        return new ProblemException(ProblemCode.MAINTENANCE_NOT_FOUND, "No maintenance window has this id.");
     }
 }

@@ -2,6 +2,7 @@ package dev.pulseledger.status.admin;
 
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -66,10 +67,10 @@ public final class ServiceGroupAdminRoutes {
         switch (groups.create(group)) {
             case ID_TAKEN ->
                 throw new ProblemException(
-                        409, "service_group_exists", "Conflict", "A group or a service already has this id.");
+                        ProblemCode.SERVICE_GROUP_EXISTS, "A group or a service already has this id.");
             case LIMIT_REACHED ->
-                throw ProblemException.unprocessable(
-                        "service_group_limit_reached",
+                throw new ProblemException(
+                        ProblemCode.SERVICE_GROUP_LIMIT_REACHED,
                         "At most " + ServiceGroupStore.MAX_GROUPS + " groups may exist.");
             case CREATED -> {
                 feed.invalidate();
@@ -106,7 +107,7 @@ public final class ServiceGroupAdminRoutes {
     private static String groupId(ServerRequest req) {
         String id = Requests.pathParam(req, "groupId");
         if (!JsonBody.SLUG.matcher(id).matches()) {
-            throw ProblemException.badRequest("invalid_group_id", "A group id must match [a-z0-9][a-z0-9-]{0,62}.");
+            throw new ProblemException(ProblemCode.INVALID_GROUP_ID, "A group id must match [a-z0-9][a-z0-9-]{0,62}.");
         }
         return id;
     }
@@ -116,6 +117,6 @@ public final class ServiceGroupAdminRoutes {
     }
 
     private static ProblemException notFound() {
-        return ProblemException.notFound("service_group_not_found", "No service group has this id.");
+        return new ProblemException(ProblemCode.SERVICE_GROUP_NOT_FOUND, "No service group has this id.");
     }
 }

@@ -2,6 +2,7 @@ package dev.pulseledger.status.admin;
 
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.PageBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -33,7 +34,7 @@ public final class ServiceHistoryAdminRoutes {
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         if (services.find(serviceId).isEmpty()) {
-            throw ProblemException.notFound("service_not_found", "No service has this id.");
+            throw new ProblemException(ProblemCode.SERVICE_NOT_FOUND, "No service has this id.");
         }
         Page<StatusChange> page = history.changes(serviceId, before, limit);
         Responses.ok(res, PageBody.of(page, StatusJson::change));

@@ -2,6 +2,7 @@ package dev.pulseledger.status.incidents;
 
 import dev.pulseledger.events.NewEvent;
 import dev.pulseledger.events.Outbox;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceStatus;
 import dev.pulseledger.status.services.ServiceStore;
@@ -134,17 +135,17 @@ public final class MaintenanceStore {
             if (current.status() == MaintenanceStatus.COMPLETED
                     && (edit.startsAt().isPresent() || edit.endsAt().isPresent())) {
                 return new MaintenanceWrite.Refused(
-                        "maintenance_completed", "A completed window's times cannot change.");
+                        ProblemCode.MAINTENANCE_COMPLETED, "A completed window's times cannot change.");
             }
             if (current.status() == MaintenanceStatus.IN_PROGRESS
                     && edit.startsAt().isPresent()) {
                 return new MaintenanceWrite.Refused(
-                        "maintenance_started", "The window has started: only its end can move.");
+                        ProblemCode.MAINTENANCE_STARTED, "The window has started: only its end can move.");
             }
             Instant startsAt = edit.startsAt().orElse(current.startsAt());
             Instant endsAt = edit.endsAt().orElse(current.endsAt());
             if (!endsAt.isAfter(startsAt)) {
-                return new MaintenanceWrite.Refused("invalid_window", "endsAt must be after startsAt.");
+                return new MaintenanceWrite.Refused(ProblemCode.INVALID_WINDOW, "endsAt must be after startsAt.");
             }
             try (PreparedStatement ps = connection.prepareStatement(UPDATE_TEXT)) {
                 ps.setString(1, edit.title().orElse(current.title()));

@@ -1,5 +1,6 @@
 package dev.pulseledger.status.incidents;
 
+import dev.pulseledger.http.ProblemCode;
 import java.util.List;
 
 /** Outcome of writing a maintenance window: expected refusals are values, not exceptions. */
@@ -12,5 +13,5 @@ public sealed interface MaintenanceWrite {
     record UnknownServices(List<String> serviceIds) implements MaintenanceWrite {}
 
     /** The change does not fit the window's step, e.g. moving the start of a window already started. */
-    record Refused(String code, String detail) implements MaintenanceWrite {}
+    record Refused(ProblemCode code, String detail) implements MaintenanceWrite {}
 }

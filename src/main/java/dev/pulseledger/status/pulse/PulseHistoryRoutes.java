@@ -3,6 +3,7 @@ package dev.pulseledger.status.pulse;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.PageBody;
+import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
@@ -63,7 +64,8 @@ public final class PulseHistoryRoutes {
                 .filter(s -> s.id().equals(serviceId))
                 .findFirst();
         UptimeReport report = service.flatMap(s -> history.uptime(s.id(), days, clock.instant()))
-                .orElseThrow(() -> ProblemException.notFound("service_not_found", "No public service has this id."));
+                .orElseThrow(
+                        () -> new ProblemException(ProblemCode.SERVICE_NOT_FOUND, "No public service has this id."));
         Responses.ok(res, StatusJson.uptime(serviceId, report));
     }
 
@@ -81,8 +83,8 @@ public final class PulseHistoryRoutes {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw ProblemException.badRequest(
-                "invalid_days",
+        throw new ProblemException(
+                ProblemCode.INVALID_DAYS,
                 "Query parameter 'days' must be a whole number from 1 to " + UptimeCalculator.MAX_DAYS + ".");
     }
 }

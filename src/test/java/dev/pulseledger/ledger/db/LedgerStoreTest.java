@@ -10,7 +10,11 @@ import dev.pulseledger.ledger.core.CreditResult;
 import dev.pulseledger.ledger.core.LedgerCommand;
 import dev.pulseledger.ledger.core.LedgerCore;
 import dev.pulseledger.ledger.core.LedgerOutcome;
+import dev.pulseledger.ledger.core.ReleaseResult;
+import dev.pulseledger.ledger.core.ReservationStatus;
+import dev.pulseledger.ledger.core.ReserveResult;
 import dev.pulseledger.ledger.core.RevertResult;
+import dev.pulseledger.ledger.core.SettleResult;
 import dev.pulseledger.ledger.core.SpendRequest;
 import dev.pulseledger.ledger.core.SpendResult;
 import dev.pulseledger.ledger.core.StateQuery;
@@ -96,6 +100,80 @@ class LedgerStoreTest {
                             .get("data")
                             .findValuesAsText("kind"))
                     .containsExactly("credit", "revert", "spend", "credit");
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    /**
+     * A round reads the reservations its commands name, with their draws, and writes the ones it makes and
+     * ends, a statement for the whole batch (issue 46): several holds made together keep the queue's order,
+     * settles, a release, a settle of the just released hold, a repeated settle and an unknown id in one
+     * round each get what they would alone, and a hold that expired is still refused to a settle.
+     */
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void manyReservationsMadeAndEndedInOneRoundEachGetWhatTheyWouldAlone(TestStore store) {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            String account = caller.accountId();
+            List<String> ids = List.of(Ids.reservation(), Ids.reservation(), Ids.reservation(), Ids.reservation());
+            List<LedgerCommand> holds = List.of(
+                    new LedgerCommand.Reserve(account, 100, Duration.ofMinutes(30), Optional.empty(), ids.get(0)),
+                    new LedgerCommand.Reserve(account, 200, Duration.ofMinutes(30), Optional.empty(), ids.get(1)),
+                    new LedgerCommand.Reserve(account, 300, Duration.ofMinutes(30), Optional.empty(), ids.get(2)),
+                    new LedgerCommand.Reserve(account, 50, Duration.ofMinutes(5), Optional.empty(), ids.get(3)));
+            assertThat(round(database, holds))
+                    .allSatisfy(held -> assertThat(held).isInstanceOf(ReserveResult.Reserved.class));
+
+            List<LedgerOutcome> ended = round(
+                    database,
+                    List.of(
+                            new LedgerCommand.Settle(account, ids.get(0), Optional.of(60L), Ids.spending()),
+                            new LedgerCommand.Settle(account, ids.get(1), Optional.empty(), Ids.spending()),
+                            new LedgerCommand.Release(account, ids.get(2)),
+                            new LedgerCommand.Settle(account, ids.get(2), Optional.of(10L), Ids.spending()),
+                            new LedgerCommand.Settle(account, ids.get(0), Optional.of(60L), Ids.spending()),
+                            new LedgerCommand.Settle(account, Ids.reservation(), Optional.of(1L), Ids.spending())));
+
+            assertThat(ended.get(0))
+                    .isInstanceOfSatisfying(
+                            SettleResult.Settled.class,
+                            settled -> assertThat(settled.reservation().settledAmount())
+                                    .contains(60L));
+            assertThat(ended.get(1))
+                    .isInstanceOfSatisfying(
+                            SettleResult.Settled.class,
+                            settled -> assertThat(settled.reservation().settledAmount())
+                                    .contains(200L));
+            assertThat(ended.get(2)).isInstanceOf(ReleaseResult.Released.class);
+            assertThat(ended.get(3))
+                    .isInstanceOfSatisfying(
+                            SettleResult.NotHeld.class,
+                            notHeld ->
+                                    assertThat(notHeld.reservation().status()).isEqualTo(ReservationStatus.RELEASED));
+            assertThat(ended.get(4)).isEqualTo(ended.get(0));
+            assertThat(ended.get(5)).isEqualTo(new SettleResult.NotFound());
+            assertThat(node.caller(caller.key()).balance()).isEqualTo(1000 - 60 - 200 - 50);
+
+            LedgerOutcome late = round(
+                            database,
+                            List.of(new LedgerCommand.Settle(account, ids.get(3), Optional.of(5L), Ids.spending())),
+                            now.plus(Duration.ofMinutes(10)))
+                    .getFirst();
+
+            assertThat(late)
+                    .isInstanceOfSatisfying(
+                            SettleResult.NotHeld.class,
+                            notHeld ->
+                                    assertThat(notHeld.reservation().status()).isEqualTo(ReservationStatus.EXPIRED));
+            assertThat(node.caller(caller.key()).balance()).isEqualTo(1000 - 60 - 200);
+            assertThat(node.admin()
+                            .get("/admin/accounts/" + account + "/reservations")
+                            .json()
+                            .get("data")
+                            .findValuesAsText("reservationId"))
+                    .containsExactly(ids.get(3), ids.get(2), ids.get(1), ids.get(0));
             assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
         }
     }
