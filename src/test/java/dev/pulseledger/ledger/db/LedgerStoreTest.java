@@ -118,7 +118,7 @@ class LedgerStoreTest {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
             String account = caller.accountId();
             List<String> ids = List.of(Ids.reservation(), Ids.reservation(), Ids.reservation(), Ids.reservation());
-            List<LedgerCommand> holds = List.of(
+            List<LedgerCommand<?>> holds = List.of(
                     new LedgerCommand.Reserve(account, 100, Duration.ofMinutes(30), Optional.empty(), ids.get(0)),
                     new LedgerCommand.Reserve(account, 200, Duration.ofMinutes(30), Optional.empty(), ids.get(1)),
                     new LedgerCommand.Reserve(account, 300, Duration.ofMinutes(30), Optional.empty(), ids.get(2)),
