@@ -4,6 +4,7 @@ import dev.pulseledger.cli.AccountsCommand;
 import dev.pulseledger.cli.IncidentsCommand;
 import dev.pulseledger.cli.KeysCommand;
 import dev.pulseledger.cli.MaintenancesCommand;
+import dev.pulseledger.cli.OperatorsCommand;
 import dev.pulseledger.cli.PlansCommand;
 import dev.pulseledger.cli.ReservationsCommand;
 import dev.pulseledger.cli.ServiceGroupsCommand;
@@ -40,6 +41,7 @@ public final class Main {
                 .addSubcommand(new ServiceGroupsCommand())
                 .addSubcommand(new IncidentsCommand())
                 .addSubcommand(new MaintenancesCommand())
+                .addSubcommand(new OperatorsCommand())
                 .addSubcommand(new VerifyCommand());
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
             if (error instanceof ConfigException || error instanceof DatabaseUnavailableException) {

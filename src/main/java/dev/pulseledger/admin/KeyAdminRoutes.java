@@ -1,6 +1,7 @@
 package dev.pulseledger.admin;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.KeyIssuer;
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -9,7 +10,6 @@ import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
-import dev.pulseledger.keys.KeyIssuer;
 import dev.pulseledger.keys.KeyStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;

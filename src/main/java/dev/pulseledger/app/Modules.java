@@ -21,6 +21,7 @@ public record Modules(
         EventsModule events,
         LedgerModule ledger,
         StatusModule status,
+        SubscribersModule subscribers,
         ConsoleModule console,
         StartBanner banner) {
 
@@ -31,7 +32,8 @@ public record Modules(
         AccessModule access = AccessModule.build(config, db, clock, out, metrics, parts);
         EventsModule events = EventsModule.build(config, db, clock, metrics, parts);
         LedgerModule ledger = LedgerModule.build(config, db, events.outbox(), access, clock, metrics, parts);
-        StatusModule status = StatusModule.build(config, db, events.outbox(), clock, parts);
+        SubscribersModule subscribers = SubscribersModule.build(config, db, events, clock, metrics, parts);
+        StatusModule status = StatusModule.build(config, db, events.outbox(), subscribers.sink(), clock, parts);
         ConsoleModule console = ConsoleModule.build(db, clock, parts);
         Optional<DemoSeed> demo = Optional.empty();
         if (config.get(Settings.DEMO)) {
@@ -41,7 +43,7 @@ public record Modules(
         }
         StartBanner banner = new StartBanner(
                 demo, StartBanner.servesStatusPage(config), access.adminKeys().description());
-        return new Modules(db, access, events, ledger, status, console, banner);
+        return new Modules(db, access, events, ledger, status, subscribers, console, banner);
     }
 
     /** Registers every route; a literal path and a template that could match it keep the order they had. */
@@ -54,9 +56,10 @@ public record Modules(
         ledger.registerAdmin(routes, access, clock);
         status.registerAdmin(routes, access.access(), clock);
         events.registerAdmin(routes, clock);
+        subscribers.registerAdmin(routes, status, clock);
         ledger.registerLowBalanceAdmin(routes);
         new DocsRoutes(StartBanner.servesStatusPage(config) ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
         console.register(routes, config, access, ledger, status, events, clock);
-        status.registerPage(routes, config, clock);
+        status.registerPage(routes, config, clock, subscribers.registerPublic(routes, config, status, clock));
     }
 }

@@ -15,7 +15,9 @@ import dev.pulseledger.status.history.StatusHistory;
 import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.MaintenanceScheduler;
 import dev.pulseledger.status.incidents.MaintenanceStore;
+import dev.pulseledger.status.incidents.NoticeSink;
 import dev.pulseledger.status.page.Branding;
+import dev.pulseledger.status.page.PageSection;
 import dev.pulseledger.status.page.StatusFeedRoutes;
 import dev.pulseledger.status.page.StatusPageRoutes;
 import dev.pulseledger.status.pulse.PulseFeed;
@@ -33,10 +35,11 @@ public record StatusModule(
         StatusHistory history,
         PulseFeed feed) {
 
-    public static StatusModule build(Config config, DatabaseModule db, Outbox outbox, Clock clock, StartedParts parts) {
+    public static StatusModule build(
+            Config config, DatabaseModule db, Outbox outbox, NoticeSink notices, Clock clock, StartedParts parts) {
         ServiceStore services = new ServiceStore(db.main(), outbox);
-        IncidentStore incidents = new IncidentStore(db.main(), services, outbox);
-        MaintenanceStore maintenances = new MaintenanceStore(db.main(), services, outbox);
+        IncidentStore incidents = new IncidentStore(db.main(), services, outbox, notices);
+        MaintenanceStore maintenances = new MaintenanceStore(db.main(), services, outbox, notices);
         StatusHistory history = new StatusHistory(db.main());
         ServiceGroupStore groups = new ServiceGroupStore(db.main());
         PulseFeed feed = new PulseFeed(services, groups, incidents, maintenances);
@@ -61,11 +64,11 @@ public record StatusModule(
     }
 
     /** The public status page and its feeds, when the node serves them. */
-    public void registerPage(RouteTable routes, Config config, Clock clock) {
+    public void registerPage(RouteTable routes, Config config, Clock clock, PageSection subscribeForm) {
         if (StartBanner.servesStatusPage(config)) {
             Branding branding =
                     new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
-            new StatusPageRoutes(feed, incidents, history, clock, branding).register(routes);
+            new StatusPageRoutes(feed, incidents, history, clock, branding, subscribeForm).register(routes);
             new StatusFeedRoutes(feed, incidents, maintenances, clock, branding).register(routes);
         }
     }

@@ -26,6 +26,7 @@ public final class Config {
         }
         Config config = new Config(values);
         config.tls();
+        config.mail();
         config.readReplicas();
         return config;
     }
@@ -50,6 +51,27 @@ public final class Config {
             throw Settings.TLS_KEYSTORE_PASSWORD.invalid("", "the keystore's password");
         }
         return keystore.map(path -> new TlsKeystore(Path.of(path), password.orElseThrow()));
+    }
+
+    /** How status subscribers' mail is sent, when a mail server is set; its three settings come together. */
+    public Optional<MailSettings> mail() {
+        Optional<SmtpUrl> smtp = get(Settings.SMTP_URL);
+        Optional<String> from = get(Settings.MAIL_FROM);
+        Optional<String> baseUrl = get(Settings.STATUS_BASE_URL);
+        if (smtp.isEmpty()) {
+            if (from.isPresent()) {
+                throw Settings.SMTP_URL.invalid("", "a mail server, since --mail-from is set");
+            }
+            return Optional.empty();
+        }
+        if (from.isEmpty()) {
+            throw Settings.MAIL_FROM.invalid("", "the From address of subscribers' mails, since --smtp-url is set");
+        }
+        if (baseUrl.isEmpty()) {
+            throw Settings.STATUS_BASE_URL.invalid(
+                    "", "the status page's public address for the links in mails, since --smtp-url is set");
+        }
+        return Optional.of(new MailSettings(smtp.get(), from.get(), baseUrl.get()));
     }
 
     /** The read replicas' URLs; they need a PostgreSQL primary, whose WAL position measures their lag. */

@@ -183,6 +183,31 @@ public final class Settings {
                     url -> (url.startsWith("redis://") || url.startsWith("rediss://")) && url.length() <= 2000)),
             "Redis that shares plan rate limits across nodes; without it each node counts on its own.");
 
+    // Status subscribers (issue 41): the mail server and sender of subscription mails and notices.
+    @SuppressWarnings("OptionalMapToOptional") // the value is itself optional: empty when not given
+    public static final Setting<Optional<SmtpUrl>> SMTP_URL = declareSecret(
+            "smtp-url",
+            new Kind<>(
+                    "smtp://[user:password@]host[:port] (STARTTLS when offered) or smtps://… (implicit TLS), or"
+                            + " nothing",
+                    text -> text.isEmpty()
+                            ? Optional.of(Optional.empty())
+                            : SmtpUrl.parse(text).map(Optional::of),
+                    false),
+            "The mail server for status subscribers' mails; without it the subscribe form is hidden and"
+                    + " POST /status/subscriptions is 404. The password is never logged.");
+
+    public static final Setting<Optional<String>> MAIL_FROM = declare(
+            "mail-from",
+            Kind.optional(Kind.text("an email address such as status@example.com", MailAddresses::isSendable)),
+            "",
+            "The From address of status subscribers' mails; required with --smtp-url.");
+    public static final Setting<Optional<String>> STATUS_BASE_URL = declare(
+            "status-base-url",
+            Kind.optional(Kind.text("an http:// or https:// URL of at most 500 characters", Settings::isWebUrl)),
+            "",
+            "The status page's public address (https://status.example.com), for the links in subscribers'"
+                    + " mails; required with --smtp-url.");
     // Read replicas (CONTRACT §18): reads that may be a moment old go to a streaming replica within the lag.
     public static final Setting<List<String>> READ_DATABASE_URL = declare(
             "read-database-url",

@@ -1,19 +1,19 @@
 package dev.pulseledger.console;
 
 import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.KeyIssuer;
 import dev.pulseledger.accounts.PlanStore;
-import dev.pulseledger.http.AuditTrail;
 import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.HttpsRequests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
-import dev.pulseledger.keys.KeyIssuer;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.read.BalanceReader;
 import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.ReservationQueries;
 import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.ledger.write.LedgerWriter;
+import dev.pulseledger.operators.AuditLog;
 import dev.pulseledger.operators.Credentials;
 import dev.pulseledger.operators.OperatorDirectory;
 import dev.pulseledger.operators.SignInLimiter;
@@ -54,7 +54,7 @@ public final class ConsoleRoutes {
     /** Who operators are and what they sign in with, and where their changes are recorded. */
     public record Operators(
             OperatorDirectory directory,
-            AuditTrail audit,
+            AuditLog audit,
             Credentials credentials,
             SignInLimiter limiter,
             ClientAddresses clients) {}
@@ -85,6 +85,7 @@ public final class ConsoleRoutes {
                         guard,
                         view)
                 .register(routes);
+        new AuditPages(operators.audit(), view).register(routes, guard);
         new DashboardPage(new DashboardQueries(stores.database()), stores.services(), view, clock)
                 .register(routes, guard);
         new AccountListPages(

@@ -45,17 +45,18 @@ final class ConsoleView {
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm", Locale.ENGLISH).withZone(ZoneOffset.UTC);
 
     /** The navigation entry each page belongs to, marked as the current page. */
-    private static final Map<String, String> SECTIONS = Map.of(
-            "dashboard", "dashboard",
-            "accounts", "accounts",
-            "account", "accounts",
-            "key-issued", "accounts",
-            "services", "services",
-            "plans", "plans",
-            "incidents", "incidents",
-            "maintenance", "maintenance",
-            "webhooks", "webhooks",
-            "webhook", "webhooks");
+    private static final Map<String, String> SECTIONS = Map.ofEntries(
+            Map.entry("dashboard", "dashboard"),
+            Map.entry("accounts", "accounts"),
+            Map.entry("account", "accounts"),
+            Map.entry("key-issued", "accounts"),
+            Map.entry("services", "services"),
+            Map.entry("plans", "plans"),
+            Map.entry("incidents", "incidents"),
+            Map.entry("maintenance", "maintenance"),
+            Map.entry("webhooks", "webhooks"),
+            Map.entry("webhook", "webhooks"),
+            Map.entry("audit", "audit"));
 
     private final PebbleEngine engine;
 

@@ -1,10 +1,10 @@
 package dev.pulseledger.console;
 
+import dev.pulseledger.accounts.KeyIssuer;
 import dev.pulseledger.console.ConsoleSessions.Session;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
-import dev.pulseledger.keys.KeyIssuer;
 import dev.pulseledger.keys.KeyStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;

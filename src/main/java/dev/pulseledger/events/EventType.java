@@ -11,7 +11,16 @@ public enum EventType {
     BALANCE_LOW("balance.low"),
     ALLOWANCE_RENEWED("allowance.renewed"),
     CREDITS_EXPIRED("credits.expired"),
-    RESERVATION_EXPIRED("reservation.expired");
+    RESERVATION_EXPIRED("reservation.expired"),
+    // What status subscribers hear of (CONTRACT §15), one type per kind of notice.
+    STATUS_INCIDENT_CREATED("status.incident.created"),
+    STATUS_INCIDENT_UPDATED("status.incident.updated"),
+    STATUS_INCIDENT_RESOLVED("status.incident.resolved"),
+    STATUS_MAINTENANCE_SCHEDULED("status.maintenance.scheduled"),
+    STATUS_MAINTENANCE_CHANGED("status.maintenance.changed"),
+    STATUS_MAINTENANCE_CANCELLED("status.maintenance.cancelled"),
+    STATUS_MAINTENANCE_STARTED("status.maintenance.started"),
+    STATUS_MAINTENANCE_COMPLETED("status.maintenance.completed");
 
     private final String wire;
 

@@ -26,7 +26,8 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                     BalanceLow,
                     AllowanceRenewed,
                     CreditsExpired,
-                    ReservationExpired {}
+                    ReservationExpired,
+                    StatusNoticed {}
 
     public record ServiceStatusChanged(
             String serviceId,
@@ -69,6 +70,25 @@ public record NewEvent(EventType type, NewEvent.Data data) {
 
     public record ReservationExpired(
             String accountId, String reservationId, long amount, String expiresAt, long balance) implements Data {}
+
+    /**
+     * A notice for status subscribers: {@code subject} is the incident or maintenance window's id,
+     * {@code services} the public services it touches (empty: an incident naming none touches all).
+     */
+    public record StatusNoticed(
+            String noticeId,
+            String subject,
+            String title,
+            String status,
+            String message,
+            List<String> services,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            String startsAt,
+
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable
+            String endsAt)
+            implements Data {}
 
     /** How many tokens of one grant expired. */
     public record GrantAmount(String grantId, long amount) {}

@@ -59,10 +59,13 @@ public final class Outbox {
         this.fanout = fanout;
     }
 
-    /** Appends the events on {@code connection}'s open transaction; they commit or roll back with it. */
-    public void append(Connection connection, List<NewEvent> events, Instant at) throws SQLException {
+    /**
+     * Appends the events on {@code connection}'s open transaction; they commit or roll back with it.
+     * Returns them as appended, in order, with their ids.
+     */
+    public List<Appended> append(Connection connection, List<NewEvent> events, Instant at) throws SQLException {
         if (events.isEmpty()) {
-            return;
+            return List.of();
         }
         database.serializeOn(connection, LOCK_KEY);
         List<Appended> appended = new ArrayList<>(events.size());
@@ -79,6 +82,7 @@ public final class Outbox {
             ps.executeBatch();
         }
         fanout.appended(connection, appended, at);
+        return List.copyOf(appended);
     }
 
     /** The envelope subscribers receive, shaped like Statuspage's and Stripe's. */

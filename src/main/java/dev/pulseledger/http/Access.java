@@ -4,7 +4,6 @@ import dev.pulseledger.keys.Actor;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.Caller;
 import dev.pulseledger.keys.KeyCheck;
-import dev.pulseledger.ratelimit.FailedAuthLimiter;
 import io.helidon.webserver.http.ServerRequest;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -21,9 +20,9 @@ public final class Access {
 
     private final Authenticator authenticator;
     private final ClientAddresses clients;
-    private final FailedAuthLimiter failures;
+    private final FailedAuthCount failures;
 
-    public Access(Authenticator authenticator, ClientAddresses clients, FailedAuthLimiter failures) {
+    public Access(Authenticator authenticator, ClientAddresses clients, FailedAuthCount failures) {
         this.authenticator = authenticator;
         this.clients = clients;
         this.failures = failures;

@@ -114,6 +114,15 @@ public final class JsonBody {
         return Optional.of(value.booleanValue());
     }
 
+    /** Like {@link #requiredStringList}, but absent or null is empty. */
+    public Optional<List<String>> optionalStringList(String field, int maxItems, int maxLength) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        return Optional.of(requiredStringList(field, maxItems, maxLength));
+    }
+
     /** A required array of 1 to {@code maxItems} strings of at most {@code maxLength} characters each. */
     public List<String> requiredStringList(String field, int maxItems, int maxLength) {
         JsonNode value = node.get(field);

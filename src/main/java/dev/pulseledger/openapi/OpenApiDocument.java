@@ -35,6 +35,7 @@ public final class OpenApiDocument {
             "console",
             "usage",
             "status-plus",
+            "subscribers",
             "operators");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");

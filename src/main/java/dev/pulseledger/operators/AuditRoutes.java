@@ -32,7 +32,7 @@ public final class AuditRoutes {
     }
 
     /** The query a request asks for; 400 naming the parameter when one is malformed. */
-    static AuditLog.Query query(ServerRequest req) {
+    public static AuditLog.Query query(ServerRequest req) {
         Optional<String> operatorId = Requests.query(req, "operatorId").filter(id -> !id.isEmpty());
         if (operatorId.isPresent() && operatorId.get().length() > MAX_ID_LENGTH) {
             throw new ProblemException(ProblemCode.INVALID_OPERATOR_ID, "Query parameter 'operatorId' is too long.");

@@ -50,6 +50,18 @@ public final class Ids {
         return "mnt_" + ulid();
     }
 
+    public static String statusSubscriber() {
+        return "ssub_" + ulid();
+    }
+
+    public static String statusNotice() {
+        return "snot_" + ulid();
+    }
+
+    public static String statusMail() {
+        return "smail_" + ulid();
+    }
+
     /** An operator (issue 43). */
     public static String operator() {
         return "op_" + ulid();

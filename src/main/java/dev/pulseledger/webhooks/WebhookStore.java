@@ -7,6 +7,7 @@ import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.store.Rows;
+import dev.pulseledger.store.SqlAction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -93,6 +94,11 @@ public final class WebhookStore {
     }
 
     public Creation create(Webhook webhook, String secret) {
+        return create(webhook, secret, connection -> {});
+    }
+
+    /** Registers the webhook and runs {@code alongside} on the same transaction (a status subscriber's row). */
+    public Creation create(Webhook webhook, String secret, SqlAction alongside) {
         return database.inTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(COUNT_WEBHOOKS);
                     ResultSet rs = ps.executeQuery()) {
@@ -117,6 +123,7 @@ public final class WebhookStore {
                 }
                 ps.executeBatch();
             }
+            alongside.run(connection);
             return Creation.CREATED;
         });
     }
@@ -217,6 +224,28 @@ public final class WebhookStore {
             if (queued > 0) {
                 insert.executeBatch();
             }
+        }
+    }
+
+    /**
+     * Queues one delivery of the event to each of {@code webhookIds}, on the transaction that appended
+     * it: how status subscribers' webhooks, chosen by service rather than by event type, get theirs.
+     */
+    public void enqueueTo(Connection connection, String eventId, List<String> webhookIds, Instant at)
+            throws SQLException {
+        if (webhookIds.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_DELIVERY)) {
+            for (String webhookId : webhookIds) {
+                insert.setString(1, Ids.delivery());
+                insert.setString(2, webhookId);
+                insert.setString(3, eventId);
+                insert.setLong(4, at.toEpochMilli());
+                insert.setLong(5, at.toEpochMilli());
+                insert.addBatch();
+            }
+            insert.executeBatch();
         }
     }
 

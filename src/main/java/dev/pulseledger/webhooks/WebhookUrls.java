@@ -10,12 +10,12 @@ import java.util.Locale;
  * no credentials and no fragment, of bounded length. Which addresses a node may reach is left to
  * the network (see docs/WEBHOOKS.md on SSRF): the operator choosing the URL holds the admin key.
  */
-final class WebhookUrls {
-    static final int MAX_URL_LENGTH = 2048;
+public final class WebhookUrls {
+    public static final int MAX_URL_LENGTH = 2048;
 
     private WebhookUrls() {}
 
-    static String check(String text) {
+    public static String check(String text) {
         if (text.length() > MAX_URL_LENGTH) {
             throw invalid("must be at most " + MAX_URL_LENGTH + " characters");
         }

@@ -318,6 +318,40 @@ class OperatorCliTest {
     }
 
     @Test
+    void anOperatorIsAddedGivenAKeyWhoseRoleHoldsAndDisabledFromTheTerminal() {
+        String id = ok(
+                        "operators",
+                        "create",
+                        "--name",
+                        "Cli Viewer",
+                        "--email",
+                        "cli-viewer@example.com",
+                        "--role",
+                        "viewer",
+                        "--json")
+                .json()
+                .path("id")
+                .asText();
+        assertThat(ok("operators", "list").out()).contains(id).contains("viewer");
+        Run issued = ok("operators", "create-key", id, "--name", "terminal");
+        assertThat(issued.out()).contains("shown only this once");
+        String key = issued.out()
+                .lines()
+                .flatMap(line -> Stream.of(line.split("\\s+")))
+                .filter(word -> word.startsWith("pl_admin_") && word.length() > 20)
+                .findFirst()
+                .orElseThrow();
+        Api viewer = new Api(node.baseUrl(), key);
+        assertThat(viewer.get("/admin/plans").status()).isEqualTo(200);
+        assertThat(viewer.post("/admin/plans", java.util.Map.of("id", "v", "name", "V"))
+                        .code())
+                .isEqualTo("forbidden_for_role");
+        ok("operators", "disable", id);
+        assertThat(viewer.get("/admin/plans").status()).isEqualTo(401);
+        assertThat(ok("operators", "audit", "--operator", id).out()).doesNotContain(key);
+    }
+
+    @Test
     void anUnknownAccountIsARefusalWithTheProblemDetailOnStderr() {
         Run run = cli("accounts", "get", "acct_nope");
         assertThat(run.exitCode()).isEqualTo(ExitCodes.REFUSED);

@@ -31,7 +31,15 @@ class OpenApiDocumentTest {
     private static final Pattern PATH_PARAMETER = Pattern.compile("\\{([^}]+)}");
 
     /** Every route that can exist must be documented, so the node runs with every optional feature on. */
-    static final String[] OPTIONAL_FEATURES_ON = {"--public-status-page"};
+    static final String[] OPTIONAL_FEATURES_ON = {
+        "--public-status-page",
+        "--smtp-url",
+        "smtp://127.0.0.1:25",
+        "--mail-from",
+        "status@example.com",
+        "--status-base-url",
+        "https://status.example.com"
+    };
 
     private static TestNode node;
     private static Reply served;

@@ -1,5 +1,6 @@
 package dev.pulseledger.status.incidents;
 
+import dev.pulseledger.events.EventType;
 import dev.pulseledger.events.NewEvent;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.status.services.Service;
@@ -75,12 +76,14 @@ public final class IncidentStore {
     private final Database database;
     private final ServiceStore services;
     private final Outbox outbox;
+    private final NoticeSink notices;
     private final String selectForUpdate;
 
-    public IncidentStore(Database database, ServiceStore services, Outbox outbox) {
+    public IncidentStore(Database database, ServiceStore services, Outbox outbox, NoticeSink notices) {
         this.database = database;
         this.services = services;
         this.outbox = outbox;
+        this.notices = notices;
         this.selectForUpdate = SELECT_ONE + database.dialect().lockClause();
     }
 
@@ -107,6 +110,7 @@ public final class IncidentStore {
             Incident incident = load(connection, SELECT_ONE, id).orElseThrow();
             events.add(event(connection, incident, true));
             outbox.append(connection, events, first.at());
+            notices.record(connection, StatusNotice.of(EventType.STATUS_INCIDENT_CREATED, incident), first.at());
             return new IncidentWrite.Written(incident);
         });
     }
@@ -137,6 +141,10 @@ public final class IncidentStore {
             Incident incident = load(connection, SELECT_ONE, incidentId).orElseThrow();
             events.add(event(connection, incident, false));
             outbox.append(connection, events, change.at());
+            boolean resolvedNow =
+                    change.status() == IncidentStatus.RESOLVED && current.get().status() != IncidentStatus.RESOLVED;
+            EventType noticed = resolvedNow ? EventType.STATUS_INCIDENT_RESOLVED : EventType.STATUS_INCIDENT_UPDATED;
+            notices.record(connection, StatusNotice.of(noticed, incident), change.at());
             return new IncidentWrite.Written(incident);
         });
     }

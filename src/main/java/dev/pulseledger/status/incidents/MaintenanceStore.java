@@ -1,5 +1,6 @@
 package dev.pulseledger.status.incidents;
 
+import dev.pulseledger.events.EventType;
 import dev.pulseledger.events.NewEvent;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.http.ProblemCode;
@@ -80,12 +81,14 @@ public final class MaintenanceStore {
     private final Database database;
     private final ServiceStore services;
     private final Outbox outbox;
+    private final NoticeSink notices;
     private final String selectForUpdate;
 
-    public MaintenanceStore(Database database, ServiceStore services, Outbox outbox) {
+    public MaintenanceStore(Database database, ServiceStore services, Outbox outbox, NoticeSink notices) {
         this.database = database;
         this.services = services;
         this.outbox = outbox;
+        this.notices = notices;
         this.selectForUpdate = SELECT_ONE + database.dialect().lockClause();
     }
 
@@ -120,7 +123,9 @@ public final class MaintenanceStore {
                 }
                 ps.executeBatch();
             }
-            return new MaintenanceWrite.Written(load(connection, SELECT_ONE, id).orElseThrow());
+            Maintenance created = load(connection, SELECT_ONE, id).orElseThrow();
+            notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_SCHEDULED, created), at);
+            return new MaintenanceWrite.Written(created);
         });
     }
 
@@ -156,7 +161,9 @@ public final class MaintenanceStore {
                 ps.setString(6, id);
                 ps.executeUpdate();
             }
-            return new MaintenanceWrite.Written(load(connection, SELECT_ONE, id).orElseThrow());
+            Maintenance changed = load(connection, SELECT_ONE, id).orElseThrow();
+            notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_CHANGED, changed), edit.at());
+            return new MaintenanceWrite.Written(changed);
         });
     }
 
@@ -169,6 +176,9 @@ public final class MaintenanceStore {
             }
             if (found.get().status() == MaintenanceStatus.IN_PROGRESS) {
                 outbox.append(connection, restoreServices(connection, id, at), at);
+            }
+            if (found.get().status() != MaintenanceStatus.COMPLETED) {
+                notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_CANCELLED, found.get()), at);
             }
             try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
                 ps.setString(1, id);
@@ -289,6 +299,12 @@ public final class MaintenanceStore {
                     .ifPresent(events::add);
         }
         outbox.append(connection, events, now);
+        notices.record(
+                connection,
+                StatusNotice.of(
+                        EventType.STATUS_MAINTENANCE_STARTED,
+                        load(connection, SELECT_ONE, id).orElseThrow()),
+                now);
         return true;
     }
 
@@ -306,6 +322,10 @@ public final class MaintenanceStore {
         }
         if (from == MaintenanceStatus.IN_PROGRESS) {
             outbox.append(connection, restoreServices(connection, id, now), now);
+        }
+        Optional<Maintenance> ended = load(connection, SELECT_ONE, id);
+        if (ended.isPresent()) {
+            notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_COMPLETED, ended.get()), now);
         }
         return true;
     }

@@ -5,7 +5,7 @@ import java.util.Optional;
 /** Who runs the page: the provider's name and where it links to, both from the settings. */
 public record Branding(Optional<String> providerName, Optional<String> providerUrl) {
     /** The page's title: "Acme status", or "Service status" without a name. */
-    String title() {
+    public String title() {
         return providerName.map(name -> name + " status").orElse("Service status");
     }
 }

@@ -39,7 +39,7 @@ public final class StatusPageRoutes {
 
     /** Own files only: the stylesheet, the refresh script, and the script's fetch of the page itself. */
     static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self';"
-            + " img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+            + " img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
     /**
      * Public, so a CDN in front can absorb the crowd an outage brings; short, so a change shows
@@ -61,6 +61,7 @@ public final class StatusPageRoutes {
     private final StatusHistory history;
     private final Clock clock;
     private final Branding branding;
+    private final PageSection extra;
     private final Representation stylesheet;
     private final Representation script;
     private final AtomicReference<Rendered> rendered = new AtomicReference<>();
@@ -68,6 +69,18 @@ public final class StatusPageRoutes {
 
     public StatusPageRoutes(
             PulseFeed feed, IncidentStore incidents, StatusHistory history, Clock clock, Branding branding) {
+        this(feed, incidents, history, clock, branding, PageSection.NONE);
+    }
+
+    /** A page that also shows {@code extra} (the subscribe form when mail is configured). */
+    public StatusPageRoutes(
+            PulseFeed feed,
+            IncidentStore incidents,
+            StatusHistory history,
+            Clock clock,
+            Branding branding,
+            PageSection extra) {
+        this.extra = extra;
         this.feed = feed;
         this.incidents = incidents;
         this.history = history;
@@ -132,7 +145,9 @@ public final class StatusPageRoutes {
                 snapshot.scheduledMaintenances(),
                 uptime);
         Representation page = Representation.of(
-                HTML, StatusPageView.render(content, branding).getBytes(StandardCharsets.UTF_8), PAGE_CACHE_CONTROL);
+                HTML,
+                StatusPageView.render(content, branding, extra).getBytes(StandardCharsets.UTF_8),
+                PAGE_CACHE_CONTROL);
         // Two threads may render the same snapshot at once; either result is right.
         rendered.set(new Rendered(snapshot.representation().etag(), minute, page));
         return page;

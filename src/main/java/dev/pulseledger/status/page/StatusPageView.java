@@ -27,7 +27,7 @@ final class StatusPageView {
             List<Maintenance> maintenances,
             Map<String, UptimeReport> uptime) {}
 
-    static String render(Content content, Branding branding) {
+    static String render(Content content, Branding branding, PageSection extra) {
         List<Service> services = content.services();
         PageSummary summary = PageSummary.of(services);
         Map<String, String> names = IncidentHtml.names(services);
@@ -73,6 +73,7 @@ final class StatusPageView {
             GroupHtml.groups(html, groups, content.uptime());
             group(html, "others", "Other services", others, content.uptime());
         }
+        html.append(extra.html(services));
         PageLayout.close(html, "/status");
         return html.toString();
     }

@@ -1,6 +1,8 @@
-package dev.pulseledger.keys;
+package dev.pulseledger.accounts;
 
-import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.keys.ApiKey;
+import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.keys.Secrets;
 import dev.pulseledger.store.Ids;
 import java.time.Instant;
 import java.util.Optional;

@@ -1,0 +1,139 @@
+package dev.pulseledger.status.subscribers;
+
+import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Ids;
+import dev.pulseledger.store.Page;
+import dev.pulseledger.webhooks.Webhook;
+import dev.pulseledger.webhooks.WebhookStore;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** The operator's view of subscribers: pages with a search by address, counts per service, webhooks. */
+public final class SubscriberDirectory {
+    /** Longest search text; an address is at most 254 characters. */
+    public static final int MAX_SEARCH_LENGTH = 254;
+
+    private static final String SELECT_PAGE = "SELECT " + SubscriberStore.SUBSCRIBER_COLUMNS
+            + SubscriberStore.SUBSCRIBER_FROM + " WHERE s.seq > ? AND (? OR s.email LIKE ? ESCAPE '!')"
+            + " ORDER BY s.seq LIMIT ?";
+    private static final String COUNT_KINDS = "SELECT kind, confirmed_at IS NOT NULL AS confirmed, all_services,"
+            + " COUNT(*) FROM status_subscribers GROUP BY kind, confirmed_at IS NOT NULL, all_services";
+    private static final String COUNT_SERVICES = "SELECT x.service_id, COUNT(*) FROM status_subscriber_services x"
+            + " JOIN status_subscribers s ON s.id = x.subscriber_id WHERE s.confirmed_at IS NOT NULL"
+            + " OR s.kind = 'webhook' GROUP BY x.service_id ORDER BY x.service_id";
+    private static final String INSERT_WEBHOOK_SUBSCRIBER = "INSERT INTO status_subscribers (id, kind, webhook_id,"
+            + " all_services, created_at, confirmed_at) VALUES (?, 'webhook', ?, ?, ?, ?)";
+
+    /** How many subscribers there are, and how many follow each service (all-services ones apart). */
+    public record Counts(
+            long emailConfirmed, long emailPending, long webhooks, long allServices, TreeMap<String, Long> services) {}
+
+    private final Database database;
+    private final WebhookStore webhooks;
+
+    public SubscriberDirectory(Database database, WebhookStore webhooks) {
+        this.database = database;
+        this.webhooks = webhooks;
+    }
+
+    /** Subscribers after position {@code afterSeq}, oldest first; {@code search} matches part of an address. */
+    public Page<Subscriber> page(long afterSeq, int limit, Optional<String> search) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
+                ps.setLong(1, afterSeq);
+                ps.setBoolean(2, search.isEmpty());
+                ps.setString(3, "%" + likeEscaped(search.orElse("").toLowerCase(Locale.ROOT)) + "%");
+                ps.setInt(4, limit + 1);
+                return Page.of(SubscriberStore.rows(connection, ps), limit, s -> Long.toString(s.seq()));
+            }
+        });
+    }
+
+    public Counts counts() {
+        return database.read(connection -> {
+            long confirmed = 0;
+            long pending = 0;
+            long hooks = 0;
+            long all = 0;
+            try (PreparedStatement ps = connection.prepareStatement(COUNT_KINDS);
+                    ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long n = rs.getLong(4);
+                    boolean isConfirmed = rs.getBoolean(2);
+                    if ("webhook".equals(rs.getString(1))) {
+                        hooks += n;
+                    } else if (isConfirmed) {
+                        confirmed += n;
+                    } else {
+                        pending += n;
+                    }
+                    if (rs.getBoolean(3) && (isConfirmed || "webhook".equals(rs.getString(1)))) {
+                        all += n;
+                    }
+                }
+            }
+            TreeMap<String, Long> services = new TreeMap<>();
+            try (PreparedStatement ps = connection.prepareStatement(COUNT_SERVICES);
+                    ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    services.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+            return new Counts(confirmed, pending, hooks, all, services);
+        });
+    }
+
+    /** A webhook subscriber: its endpoint (with {@code secret}) and its row, in one transaction. */
+    public Optional<Subscriber> createWebhook(String url, ServiceChoice choice, String secret, Instant now) {
+        Webhook webhook = new Webhook(Ids.webhook(), url, "status subscriber", Set.of(), now);
+        String id = Ids.statusSubscriber();
+        WebhookStore.Creation created = webhooks.create(webhook, secret, connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_WEBHOOK_SUBSCRIBER)) {
+                ps.setString(1, id);
+                ps.setString(2, webhook.id());
+                ps.setBoolean(3, choice.all());
+                ps.setLong(4, now.toEpochMilli());
+                ps.setLong(5, now.toEpochMilli());
+                ps.executeUpdate();
+            }
+            SubscriberStore.writeServices(connection, id, choice);
+        });
+        if (created == WebhookStore.Creation.LIMIT_REACHED) {
+            return Optional.empty();
+        }
+        return database.read(connection -> SubscriberStore.one(
+                connection,
+                "SELECT " + SubscriberStore.SUBSCRIBER_COLUMNS + SubscriberStore.SUBSCRIBER_FROM + " WHERE s.id = ?",
+                id));
+    }
+
+    /** Every subscriber, page by page, for an export that never holds the whole list at once. */
+    public void forEach(java.util.function.Consumer<Subscriber> each) {
+        long after = 0;
+        while (true) {
+            Page<Subscriber> page = page(after, 500, Optional.empty());
+            page.items().forEach(each);
+            if (page.nextPosition().isEmpty()) {
+                return;
+            }
+            after = Long.parseLong(page.nextPosition().get());
+        }
+    }
+
+    private static String likeEscaped(String text) {
+        StringBuilder escaped = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '!' || c == '%' || c == '_') {
+                escaped.append('!');
+            }
+            escaped.append(c);
+        }
+        return escaped.toString();
+    }
+}

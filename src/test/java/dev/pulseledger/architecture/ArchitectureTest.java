@@ -1,0 +1,66 @@
+package dev.pulseledger.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Boundaries between the main code's packages that the build checks, so that they stay where they are drawn. */
+class ArchitectureTest {
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMainClasses() {
+        main = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages("dev.pulseledger");
+    }
+
+    @Test
+    void theStatusFamilyHasNoCycles() {
+        slices().matching("dev.pulseledger.status.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .check(main);
+    }
+
+    @Test
+    void theHttpPlumbingDoesNotDependOnRateLimiting() {
+        // Access counts failed authentications through http's FailedAuthCount, which ratelimit implements.
+        noClasses()
+                .that()
+                .resideInAPackage("dev.pulseledger.http..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.pulseledger.ratelimit..")
+                .check(main);
+    }
+
+    @Test
+    void keysDoNotDependOnAccounts() {
+        // Accounts record their changes in the keys' access change log; issuing a key for an account lives in accounts.
+        noClasses()
+                .that()
+                .resideInAPackage("dev.pulseledger.keys..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.pulseledger.accounts..")
+                .check(main);
+    }
+
+    @Test
+    void onlyTheApplicationAssemblesTheModules() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("dev.pulseledger", "dev.pulseledger.app..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.pulseledger.app..")
+                .check(main);
+    }
+}
