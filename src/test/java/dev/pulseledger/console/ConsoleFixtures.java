@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * One of everything a console path can name (an account with a key, a spend and a reservation, a webhook with a
- * delivery, an open incident, two scheduled maintenance windows, a plan, a service), by the name
+ * delivery, an open incident, two scheduled maintenance windows, a plan, a service, a service group), by the name
  * of the path parameter that takes its id.
  */
 final class ConsoleFixtures {
@@ -97,6 +97,10 @@ final class ConsoleFixtures {
         }
         ids.put("planId", "free");
         ids.put("serviceId", "api");
+        assertThat(admin.post("/admin/service-groups", Map.of("id", "core", "name", "Core", "position", 1))
+                        .status())
+                .isEqualTo(201);
+        ids.put("groupId", "core");
         return ids;
     }
 }

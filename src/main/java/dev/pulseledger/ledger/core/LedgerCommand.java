@@ -5,15 +5,26 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
-/** One queued change of token accounts, decided by {@link LedgerCore} in queue order within a batch. */
-public sealed interface LedgerCommand {
+/**
+ * One queued change of token accounts, decided by {@link LedgerCore} in queue order within a batch;
+ * {@code R} is the type of its outcome, which the writer hands back to its caller without a cast.
+ */
+public sealed interface LedgerCommand<R extends LedgerOutcome> {
     String accountId();
+
+    /** Decides this command by its own rule. */
+    R decideBy(CommandRules rules);
 
     /**
      * Spend, with its spending id chosen before the first attempt so that a retry after an
      * ambiguous commit can tell whether the first attempt landed.
      */
-    record Spend(SpendRequest request, String spendingId) implements LedgerCommand {
+    record Spend(SpendRequest request, String spendingId) implements LedgerCommand<SpendResult> {
+        @Override
+        public SpendResult decideBy(CommandRules rules) {
+            return rules.spend(this);
+        }
+
         @Override
         public String accountId() {
             return request.accountId();
@@ -25,7 +36,12 @@ public sealed interface LedgerCommand {
      * amount is given.
      */
     record Revert(String accountId, String spendingId, Optional<Long> amount, Optional<String> idempotencyKey)
-            implements LedgerCommand {
+            implements LedgerCommand<RevertResult> {
+        @Override
+        public RevertResult decideBy(CommandRules rules) {
+            return rules.revert(this);
+        }
+
         public Revert {
             if (amount.isPresent() && amount.get() < 1) {
                 throw new IllegalArgumentException("A partial revert must be positive: " + amount.get());
@@ -44,7 +60,12 @@ public sealed interface LedgerCommand {
      */
     record Reserve(
             String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey, String reservationId)
-            implements LedgerCommand {
+            implements LedgerCommand<ReserveResult> {
+        @Override
+        public ReserveResult decideBy(CommandRules rules) {
+            return rules.reserve(this);
+        }
+
         public Reserve {
             if (amount < SpendRequest.MIN_AMOUNT || amount > SpendRequest.MAX_AMOUNT || !lifetime.isPositive()) {
                 throw new IllegalArgumentException("A reservation needs a positive amount and lifetime");
@@ -57,16 +78,32 @@ public sealed interface LedgerCommand {
      * spending the settle makes.
      */
     record Settle(String accountId, String reservationId, Optional<Long> amount, String spendingId)
-            implements LedgerCommand {}
+            implements LedgerCommand<SettleResult> {
+        @Override
+        public SettleResult decideBy(CommandRules rules) {
+            return rules.settle(this);
+        }
+    }
 
     /** Return everything a reservation holds. */
-    record Release(String accountId, String reservationId) implements LedgerCommand {}
+    record Release(String accountId, String reservationId) implements LedgerCommand<ReleaseResult> {
+        @Override
+        public ReleaseResult decideBy(CommandRules rules) {
+            return rules.release(this);
+        }
+    }
 
     /**
      * An operator grants tokens, which expire at {@code expiresAt} if given; {@code reason} goes on the
      * ledger line.
      */
-    record Credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) implements LedgerCommand {
+    record Credit(String accountId, long amount, String reason, Optional<Instant> expiresAt)
+            implements LedgerCommand<CreditResult> {
+        @Override
+        public CreditResult decideBy(CommandRules rules) {
+            return rules.credit(this);
+        }
+
         public Credit {
             if (amount <= 0) {
                 throw new IllegalArgumentException("A credit must be positive: " + amount);
@@ -75,13 +112,28 @@ public sealed interface LedgerCommand {
     }
 
     /** Move the account to another plan: a new period starts at once (CONTRACT §7). */
-    record ChangePlan(String accountId, String planId) implements LedgerCommand {}
+    record ChangePlan(String accountId, String planId) implements LedgerCommand<PlanChangeResult> {
+        @Override
+        public PlanChangeResult decideBy(CommandRules rules) {
+            return rules.changePlan(this);
+        }
+    }
 
     /** Bring the account up to date: renew its period and expire its grants when they are due. */
-    record Touch(String accountId) implements LedgerCommand {}
+    record Touch(String accountId) implements LedgerCommand<TouchResult> {
+        @Override
+        public TouchResult decideBy(CommandRules rules) {
+            return rules.touch(this);
+        }
+    }
 
     /** Create an account on an existing plan, with {@code balance} as its opening credit. */
-    record Open(Account account) implements LedgerCommand {
+    record Open(Account account) implements LedgerCommand<OpenResult> {
+        @Override
+        public OpenResult decideBy(CommandRules rules) {
+            return rules.open(this);
+        }
+
         @Override
         public String accountId() {
             return account.id();

@@ -33,13 +33,13 @@ public record StateQuery(
      *
      * @param retry true when an earlier attempt of these commands may have committed
      */
-    public static StateQuery of(List<LedgerCommand> commands, boolean retry, Instant now) {
+    public static StateQuery of(List<? extends LedgerCommand<?>> commands, boolean retry, Instant now) {
         SortedSet<String> accountIds = new TreeSet<>();
         Set<String> spendingIds = new LinkedHashSet<>();
         Set<IdempotencyScope> scopes = new LinkedHashSet<>();
         Set<String> planIds = new LinkedHashSet<>();
         Set<String> reservationIds = new LinkedHashSet<>();
-        for (LedgerCommand command : commands) {
+        for (LedgerCommand<?> command : commands) {
             accountIds.add(command.accountId());
             switch (command) {
                 case LedgerCommand.Spend spend -> {

@@ -30,7 +30,7 @@ public final class BusyAccountLanes implements AutoCloseable {
     /** Runs commands of one account in one round that waits at most {@code lockWait} for its lock. */
     @FunctionalInterface
     interface Runner {
-        void run(List<Job<QueuedCommand, LedgerOutcome>> jobs, Duration lockWait);
+        void run(List<Job<QueuedCommand<?>, LedgerOutcome>> jobs, Duration lockWait);
     }
 
     /**
@@ -49,9 +49,10 @@ public final class BusyAccountLanes implements AutoCloseable {
     }
 
     /** The jobs a batch keeps, and those that will not wait for their busy account, in queue order. */
-    record Diverted(List<Job<QueuedCommand, LedgerOutcome>> kept, List<Job<QueuedCommand, LedgerOutcome>> refused) {}
+    record Diverted(
+            List<Job<QueuedCommand<?>, LedgerOutcome>> kept, List<Job<QueuedCommand<?>, LedgerOutcome>> refused) {}
 
-    private record Waiting(Job<QueuedCommand, LedgerOutcome> job, long deadlineNanos) {}
+    private record Waiting(Job<QueuedCommand<?>, LedgerOutcome> job, long deadlineNanos) {}
 
     private final Limits limits;
     private final Runner runner;
@@ -71,11 +72,11 @@ public final class BusyAccountLanes implements AutoCloseable {
      * Moves the jobs of accounts that are {@code busy} or already have a lane into their lanes, keeping
      * each account's order; jobs that do not wait for a busy account are refused instead.
      */
-    synchronized Diverted divert(List<Job<QueuedCommand, LedgerOutcome>> jobs, Set<String> busy) {
-        List<Job<QueuedCommand, LedgerOutcome>> kept = new ArrayList<>(jobs.size());
-        List<Job<QueuedCommand, LedgerOutcome>> refused = new ArrayList<>();
+    synchronized Diverted divert(List<Job<QueuedCommand<?>, LedgerOutcome>> jobs, Set<String> busy) {
+        List<Job<QueuedCommand<?>, LedgerOutcome>> kept = new ArrayList<>(jobs.size());
+        List<Job<QueuedCommand<?>, LedgerOutcome>> refused = new ArrayList<>();
         long deadline = System.nanoTime() + limits.lockWait().toNanos();
-        for (Job<QueuedCommand, LedgerOutcome> job : jobs) {
+        for (Job<QueuedCommand<?>, LedgerOutcome> job : jobs) {
             String accountId = job.item().accountId();
             Deque<Waiting> lane = lanes.get(accountId);
             if (lane == null && !busy.contains(accountId)) {
@@ -111,7 +112,7 @@ public final class BusyAccountLanes implements AutoCloseable {
                 return;
             }
             long now = System.nanoTime();
-            List<Job<QueuedCommand, LedgerOutcome>> jobs = new ArrayList<>(taken.size());
+            List<Job<QueuedCommand<?>, LedgerOutcome>> jobs = new ArrayList<>(taken.size());
             long oldestDeadline = Long.MAX_VALUE;
             for (Waiting waiting : taken) {
                 if (waiting.deadlineNanos() - now <= 0) {

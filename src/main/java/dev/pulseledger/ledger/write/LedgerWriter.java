@@ -1,6 +1,7 @@
 package dev.pulseledger.ledger.write;
 
 import dev.pulseledger.accounts.Account;
+import dev.pulseledger.ledger.core.Batch;
 import dev.pulseledger.ledger.core.CreditResult;
 import dev.pulseledger.ledger.core.Decision;
 import dev.pulseledger.ledger.core.LedgerCommand;
@@ -57,7 +58,7 @@ public final class LedgerWriter implements AutoCloseable {
     private final Timer batchTimes;
     private final Counter divertedCommands;
     private final Counter batchesAfterClock;
-    private final MicroBatcher<QueuedCommand, LedgerOutcome> batcher;
+    private final MicroBatcher<QueuedCommand<?>, LedgerOutcome> batcher;
     private final BusyAccountLanes lanes;
     private final ReservationMetrics reservationMetrics;
 
@@ -106,7 +107,7 @@ public final class LedgerWriter implements AutoCloseable {
 
     /** Spends, once per idempotency key. */
     public SpendResult spend(SpendRequest request) {
-        return (SpendResult) submitOnce(
+        return submitOnce(
                 new LedgerCommand.Spend(request, Ids.spending()),
                 request.idempotencyKey(),
                 new SpendResult.IdempotencyKeyInUse());
@@ -114,12 +115,12 @@ public final class LedgerWriter implements AutoCloseable {
 
     /** Reverts all that is left of the spending. */
     public RevertResult revert(String accountId, String spendingId) {
-        return (RevertResult) submit(new LedgerCommand.Revert(accountId, spendingId));
+        return submit(new LedgerCommand.Revert(accountId, spendingId));
     }
 
     /** Reverts {@code amount} tokens of the spending, once per idempotency key. */
     public RevertResult revert(String accountId, String spendingId, long amount, Optional<String> idempotencyKey) {
-        return (RevertResult) submitOnce(
+        return submitOnce(
                 new LedgerCommand.Revert(accountId, spendingId, Optional.of(amount), idempotencyKey),
                 idempotencyKey,
                 new RevertResult.IdempotencyKeyInUse());
@@ -127,7 +128,7 @@ public final class LedgerWriter implements AutoCloseable {
 
     /** Holds {@code amount} tokens for {@code lifetime} (CONTRACT §8). */
     public ReserveResult reserve(String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey) {
-        return (ReserveResult) submitOnce(
+        return submitOnce(
                 new LedgerCommand.Reserve(accountId, amount, lifetime, idempotencyKey, Ids.reservation()),
                 idempotencyKey,
                 new ReserveResult.IdempotencyKeyInUse());
@@ -135,18 +136,18 @@ public final class LedgerWriter implements AutoCloseable {
 
     /** Settles the reservation for {@code amount}, or for all it holds when empty. */
     public SettleResult settle(String accountId, String reservationId, Optional<Long> amount) {
-        return (SettleResult) submit(new LedgerCommand.Settle(accountId, reservationId, amount, Ids.spending()));
+        return submit(new LedgerCommand.Settle(accountId, reservationId, amount, Ids.spending()));
     }
 
     public ReleaseResult release(String accountId, String reservationId) {
-        return (ReleaseResult) submit(new LedgerCommand.Release(accountId, reservationId));
+        return submit(new LedgerCommand.Release(accountId, reservationId));
     }
 
     /**
      * Submits a command; one under an idempotency key that is already in flight on this node is refused
      * at once ({@code inUse}) rather than queued behind its twin.
      */
-    private LedgerOutcome submitOnce(LedgerCommand command, Optional<String> idempotencyKey, LedgerOutcome inUse) {
+    private <R extends LedgerOutcome> R submitOnce(LedgerCommand<R> command, Optional<String> idempotencyKey, R inUse) {
         if (idempotencyKey.isEmpty()) {
             return submit(command);
         }
@@ -163,15 +164,15 @@ public final class LedgerWriter implements AutoCloseable {
 
     /** Creates the account; a positive opening balance is its first credit. */
     public OpenResult open(Account account) {
-        return (OpenResult) submit(new LedgerCommand.Open(account));
+        return submit(new LedgerCommand.Open(account));
     }
 
     public CreditResult credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) {
-        return (CreditResult) submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt));
+        return submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt));
     }
 
     public PlanChangeResult changePlan(String accountId, String planId) {
-        return (PlanChangeResult) submit(new LedgerCommand.ChangePlan(accountId, planId));
+        return submit(new LedgerCommand.ChangePlan(accountId, planId));
     }
 
     /**
@@ -193,8 +194,8 @@ public final class LedgerWriter implements AutoCloseable {
      * elsewhere is skipped at once rather than waited for: the next sweep comes back to it.
      */
     public void catchUp(List<String> accountIds) {
-        List<QueuedCommand> touches = accountIds.stream()
-                .map(id -> new QueuedCommand(new LedgerCommand.Touch(id), false))
+        List<QueuedCommand<?>> touches = accountIds.stream()
+                .<QueuedCommand<?>>map(id -> new QueuedCommand<>(new LedgerCommand.Touch(id), false))
                 .toList();
         for (Optional<RuntimeException> failure : batcher.submitAll(touches)) {
             if (failure.isPresent() && !isBusy(failure.get())) {
@@ -208,11 +209,13 @@ public final class LedgerWriter implements AutoCloseable {
     }
 
     /** Queues the command, which waits for its account if another transaction holds its lock. */
-    private LedgerOutcome submit(LedgerCommand command) {
-        return batcher.submit(new QueuedCommand(command, true));
+    private <R extends LedgerOutcome> R submit(LedgerCommand<R> command) {
+        QueuedCommand<R> queued = new QueuedCommand<>(command, true);
+        batcher.submit(queued);
+        return queued.outcome();
     }
 
-    private void applyBatch(List<Job<QueuedCommand, LedgerOutcome>> batch) {
+    private void applyBatch(List<Job<QueuedCommand<?>, LedgerOutcome>> batch) {
         batchSizes.record(batch.size());
         batchTimes.record(() -> applyWithoutWaiting(batch, false));
     }
@@ -223,10 +226,10 @@ public final class LedgerWriter implements AutoCloseable {
      * commits at once (a round that met a busy account wrote nothing, and runs again without it).
      * Commands that would rather not wait for a busy account are refused after that commit.
      */
-    private void applyWithoutWaiting(List<Job<QueuedCommand, LedgerOutcome>> jobs, boolean retry) {
-        List<Job<QueuedCommand, LedgerOutcome>> refused = new ArrayList<>();
+    private void applyWithoutWaiting(List<Job<QueuedCommand<?>, LedgerOutcome>> jobs, boolean retry) {
+        List<Job<QueuedCommand<?>, LedgerOutcome>> refused = new ArrayList<>();
         Set<String> busy = Set.of();
-        List<Job<QueuedCommand, LedgerOutcome>> left = jobs;
+        List<Job<QueuedCommand<?>, LedgerOutcome>> left = jobs;
         while (true) {
             BusyAccountLanes.Diverted diverted = lanes.divert(left, busy);
             divertedCommands.increment(
@@ -244,7 +247,7 @@ public final class LedgerWriter implements AutoCloseable {
     }
 
     /** One round of a busy account's lane, waiting at most {@code lockWait} for its lock. */
-    private void applyInLane(List<Job<QueuedCommand, LedgerOutcome>> jobs, Duration lockWait) {
+    private void applyInLane(List<Job<QueuedCommand<?>, LedgerOutcome>> jobs, Duration lockWait) {
         try {
             // Any of them may have landed in a batch whose commit failed: read as a retry does.
             apply(jobs, lockWait, true);
@@ -262,7 +265,7 @@ public final class LedgerWriter implements AutoCloseable {
      * @throws AccountsBusyException when {@code lockWait} is zero and an account is locked elsewhere;
      *     nothing was written or answered then
      */
-    private void apply(List<Job<QueuedCommand, LedgerOutcome>> jobs, Duration lockWait, boolean retry) {
+    private void apply(List<Job<QueuedCommand<?>, LedgerOutcome>> jobs, Duration lockWait, boolean retry) {
         if (jobs.isEmpty()) {
             return;
         }
@@ -281,7 +284,7 @@ public final class LedgerWriter implements AutoCloseable {
             }
             LOG.warn("A batch of {} failed ({}); applying its commands one by one", jobs.size(), e.toString());
         }
-        for (Job<QueuedCommand, LedgerOutcome> job : jobs) {
+        for (Job<QueuedCommand<?>, LedgerOutcome> job : jobs) {
             if (lockWait.isZero()) {
                 applyWithoutWaiting(List.of(job), true);
             } else {
@@ -290,14 +293,19 @@ public final class LedgerWriter implements AutoCloseable {
         }
     }
 
-    private List<LedgerOutcome> round(List<Job<QueuedCommand, LedgerOutcome>> jobs, Duration lockWait, boolean retry) {
-        List<LedgerCommand> commands =
-                jobs.stream().map(job -> job.item().command()).toList();
+    private List<LedgerOutcome> round(
+            List<Job<QueuedCommand<?>, LedgerOutcome>> jobs, Duration lockWait, boolean retry) {
+        List<LedgerCommand<?>> commands =
+                jobs.stream().<LedgerCommand<?>>map(job -> job.item().command()).toList();
         Instant now = clock.instant();
-        Decision decision = store.round(
-                StateQuery.of(commands, retry, now),
-                lockWait,
-                state -> LedgerCore.decide(state, commands, now, Ids::grant));
+        Decision decision = store.round(StateQuery.of(commands, retry, now), lockWait, state -> {
+            Batch batch = LedgerCore.batch(state, now, Ids::grant);
+            List<LedgerOutcome> outcomes = new ArrayList<>(jobs.size());
+            for (Job<QueuedCommand<?>, LedgerOutcome> job : jobs) {
+                outcomes.add(job.item().decideIn(batch));
+            }
+            return new Decision(outcomes, batch.changes());
+        });
         reservationMetrics.record(decision.changes());
         if (decision.changes().at().isAfter(now.plus(CLOCK_BEHIND))) {
             batchesAfterClock.increment();
@@ -305,7 +313,7 @@ public final class LedgerWriter implements AutoCloseable {
         return decision.outcomes();
     }
 
-    private static void complete(List<Job<QueuedCommand, LedgerOutcome>> jobs, List<LedgerOutcome> outcomes) {
+    private static void complete(List<Job<QueuedCommand<?>, LedgerOutcome>> jobs, List<LedgerOutcome> outcomes) {
         for (int i = 0; i < jobs.size(); i++) {
             jobs.get(i).complete(outcomes.get(i));
         }

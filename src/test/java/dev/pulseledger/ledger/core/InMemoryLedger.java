@@ -43,7 +43,7 @@ final class InMemoryLedger {
     }
 
     /** Decides the commands as one batch at {@code now} and applies the result. */
-    List<LedgerOutcome> apply(Instant now, List<LedgerCommand> commands) {
+    List<LedgerOutcome> apply(Instant now, List<LedgerCommand<?>> commands) {
         Decision decision = LedgerCore.decide(
                 state(StateQuery.of(commands, false, now)),
                 commands,
@@ -114,7 +114,7 @@ final class InMemoryLedger {
         return decision.outcomes();
     }
 
-    LedgerOutcome apply(Instant now, LedgerCommand command) {
+    LedgerOutcome apply(Instant now, LedgerCommand<?> command) {
         return apply(now, List.of(command)).getFirst();
     }
 

@@ -115,7 +115,7 @@ class LedgerCoreTest {
             List<String> reserved = new ArrayList<>();
             for (int batch = 0; batch < 40; batch++) {
                 now = now.plus(Duration.ofHours(rnd.nextInt(60)));
-                List<LedgerCommand> commands = new ArrayList<>();
+                List<LedgerCommand<?>> commands = new ArrayList<>();
                 for (int i = rnd.nextInt(6); i >= 0; i--) {
                     String suffix = seed + "_" + batch + "_" + i;
                     commands.add(
@@ -166,10 +166,10 @@ class LedgerCoreTest {
             if (rnd.nextInt(8) == 0) {
                 ledger.updatePlan(new PlanTerms("monthly", rnd.nextInt(150), PlanPeriod.MONTH, rnd.nextInt(60)));
             }
-            List<LedgerCommand> commands = new ArrayList<>();
+            List<LedgerCommand<?>> commands = new ArrayList<>();
             for (int i = rnd.nextInt(8); i >= 0; i--) {
                 String suffix = seed + "_" + batch + "_" + i;
-                LedgerCommand command = rnd.nextInt(3) == 0
+                LedgerCommand<?> command = rnd.nextInt(3) == 0
                         ? randomReservationCommand(rnd, spent, reserved, suffix)
                         : randomCommand(rnd, now, spent, "sp_" + suffix);
                 commands.add(batch >= 10 && rnd.nextInt(5) == 0 ? onAccount(command, "acct_c") : command);
@@ -183,7 +183,7 @@ class LedgerCoreTest {
     }
 
     /** The same command on another account (spends, credits, touches and plan changes; others as they are). */
-    private static LedgerCommand onAccount(LedgerCommand command, String accountId) {
+    private static LedgerCommand<?> onAccount(LedgerCommand<?> command, String accountId) {
         return switch (command) {
             case LedgerCommand.Spend s ->
                 new LedgerCommand.Spend(
@@ -199,7 +199,7 @@ class LedgerCoreTest {
 
     /** A keyed repeat answers its first outcome (replayed), or refuses when it asks for something else. */
     private static void assertReplaysItsKey(
-            java.util.Map<String, LedgerOutcome> firstByKey, LedgerCommand command, LedgerOutcome outcome) {
+            java.util.Map<String, LedgerOutcome> firstByKey, LedgerCommand<?> command, LedgerOutcome outcome) {
         switch (command) {
             case LedgerCommand.Spend spend
             when spend.request().idempotencyKey().isPresent() -> {
@@ -249,7 +249,7 @@ class LedgerCoreTest {
         };
     }
 
-    private static LedgerCommand randomReservationCommand(
+    private static LedgerCommand<?> randomReservationCommand(
             Random rnd, List<String> spent, List<String> reserved, String suffix) {
         String account = rnd.nextBoolean() ? "acct_a" : "acct_b";
         int pick = rnd.nextInt(10);
@@ -273,7 +273,7 @@ class LedgerCoreTest {
         return new LedgerCommand.Release(account, reservation);
     }
 
-    private static LedgerCommand randomCommand(Random rnd, Instant now, List<String> spent, String newSpendingId) {
+    private static LedgerCommand<?> randomCommand(Random rnd, Instant now, List<String> spent, String newSpendingId) {
         String account = rnd.nextBoolean() ? "acct_a" : "acct_b";
         int pick = rnd.nextInt(20);
         if (pick < 9 || spent.isEmpty()) {
@@ -362,15 +362,15 @@ class LedgerCoreTest {
         }
     }
 
-    static LedgerCommand open(String accountId, String planId, long balance) {
+    static LedgerCommand<?> open(String accountId, String planId, long balance) {
         return new LedgerCommand.Open(new Account(accountId, "Account", planId, balance, AccountStatus.ACTIVE, T0));
     }
 
-    static LedgerCommand spend(String accountId, long amount, String spendingId) {
+    static LedgerCommand<?> spend(String accountId, long amount, String spendingId) {
         return new LedgerCommand.Spend(new SpendRequest(accountId, amount, Optional.empty()), spendingId);
     }
 
-    static LedgerCommand credit(String accountId, long amount, Optional<Instant> expiresAt) {
+    static LedgerCommand<?> credit(String accountId, long amount, Optional<Instant> expiresAt) {
         return new LedgerCommand.Credit(accountId, amount, "test", expiresAt);
     }
 }

@@ -62,7 +62,7 @@ class LedgerStoreTest {
                     .json()
                     .get("spendingId")
                     .asText();
-            LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), spendingId);
+            LedgerCommand<?> revert = new LedgerCommand.Revert(caller.accountId(), spendingId);
 
             List<LedgerOutcome> outcomes = round(database, List.of(revert, revert));
 
@@ -83,10 +83,10 @@ class LedgerStoreTest {
         try (TestNode node = TestNode.start(store.newDatabaseUrl());
                 Database database = LedgerAudit.open(node.databaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
-            LedgerCommand spend = new LedgerCommand.Spend(
+            LedgerCommand<?> spend = new LedgerCommand.Spend(
                     new SpendRequest(caller.accountId(), 300, Optional.empty()), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
-            LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
-            LedgerCommand credit = new LedgerCommand.Credit(caller.accountId(), 5, "goodwill", Optional.empty());
+            LedgerCommand<?> revert = new LedgerCommand.Revert(caller.accountId(), "sp_01aaaaaaaaaaaaaaaaaaaaaaaa");
+            LedgerCommand<?> credit = new LedgerCommand.Credit(caller.accountId(), 5, "goodwill", Optional.empty());
 
             List<LedgerOutcome> outcomes = round(database, List.of(spend, revert, revert, credit));
 
@@ -118,7 +118,7 @@ class LedgerStoreTest {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
             String account = caller.accountId();
             List<String> ids = List.of(Ids.reservation(), Ids.reservation(), Ids.reservation(), Ids.reservation());
-            List<LedgerCommand> holds = List.of(
+            List<LedgerCommand<?>> holds = List.of(
                     new LedgerCommand.Reserve(account, 100, Duration.ofMinutes(30), Optional.empty(), ids.get(0)),
                     new LedgerCommand.Reserve(account, 200, Duration.ofMinutes(30), Optional.empty(), ids.get(1)),
                     new LedgerCommand.Reserve(account, 300, Duration.ofMinutes(30), Optional.empty(), ids.get(2)),
@@ -205,7 +205,7 @@ class LedgerStoreTest {
         try (TestNode node = TestNode.start(store.newDatabaseUrl());
                 Database database = LedgerAudit.open(node.databaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
-            LedgerCommand spend = new LedgerCommand.Spend(
+            LedgerCommand<?> spend = new LedgerCommand.Spend(
                     new SpendRequest(caller.accountId(), 300, Optional.empty()), "sp_01bbbbbbbbbbbbbbbbbbbbbbbb");
             round(database, List.of(spend));
 
@@ -280,7 +280,7 @@ class LedgerStoreTest {
             Fixtures.Caller free = fixtures.caller(1000);
             Fixtures.Caller locked = fixtures.caller(1000);
             lockFromOutside(outside, locked.accountId());
-            List<LedgerCommand> commands = List.of(spendOf(free, 100), spendOf(locked, 100));
+            List<LedgerCommand<?>> commands = List.of(spendOf(free, 100), spendOf(locked, 100));
 
             assertThatThrownBy(() -> round(database, commands))
                     .isInstanceOfSatisfying(
@@ -303,7 +303,7 @@ class LedgerStoreTest {
                 Connection outside = DriverManager.getConnection(node.databaseUrl())) {
             Fixtures.Caller locked = new Fixtures(node).caller(1000);
             lockFromOutside(outside, locked.accountId());
-            List<LedgerCommand> commands = List.of(spendOf(locked, 100));
+            List<LedgerCommand<?>> commands = List.of(spendOf(locked, 100));
             LedgerStore store = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
 
             long start = System.nanoTime();
@@ -340,11 +340,11 @@ class LedgerStoreTest {
             Fixtures.Caller caller = new Fixtures(node).caller(1000);
             String plainId = Ids.spending();
             String revertedId = Ids.spending();
-            LedgerCommand plain =
+            LedgerCommand<?> plain =
                     new LedgerCommand.Spend(new SpendRequest(caller.accountId(), 100, Optional.empty()), plainId);
-            LedgerCommand keyed = new LedgerCommand.Spend(
+            LedgerCommand<?> keyed = new LedgerCommand.Spend(
                     new SpendRequest(caller.accountId(), 300, Optional.of("key-1")), revertedId);
-            LedgerCommand revert = new LedgerCommand.Revert(caller.accountId(), revertedId);
+            LedgerCommand<?> revert = new LedgerCommand.Revert(caller.accountId(), revertedId);
 
             assertThat(round(database, List.of(plain))).singleElement().isInstanceOf(SpendResult.Spent.class);
             assertThat(writers(node.databaseUrl(), caller.accountId(), plainId, "none"))
@@ -396,15 +396,15 @@ class LedgerStoreTest {
         }
     }
 
-    private static LedgerCommand spendOf(Fixtures.Caller caller, long amount) {
+    private static LedgerCommand<?> spendOf(Fixtures.Caller caller, long amount) {
         return new LedgerCommand.Spend(new SpendRequest(caller.accountId(), amount, Optional.empty()), Ids.spending());
     }
 
-    private List<LedgerOutcome> round(Database database, List<LedgerCommand> commands) {
+    private List<LedgerOutcome> round(Database database, List<LedgerCommand<?>> commands) {
         return round(database, commands, now);
     }
 
-    private static List<LedgerOutcome> round(Database database, List<LedgerCommand> commands, Instant at) {
+    private static List<LedgerOutcome> round(Database database, List<LedgerCommand<?>> commands, Instant at) {
         return LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database))
                 .round(
                         StateQuery.of(commands, false, at),

@@ -49,7 +49,7 @@ class PlanReuseTest {
                     new AccessChangeLog(database, database, Clock.systemUTC()));
             Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS).plus(Duration.ofHours(1));
             for (int i = 0; i < RUNS; i++) {
-                List<LedgerCommand> spend = List.of(new LedgerCommand.Spend(
+                List<LedgerCommand<?>> spend = List.of(new LedgerCommand.Spend(
                         new SpendRequest(caller.accountId(), 1, Optional.empty()), Ids.spending()));
                 Instant at = now.plusSeconds(i);
                 store.round(

@@ -1,0 +1,166 @@
+package dev.pulseledger.ledger.core;
+
+import dev.pulseledger.events.NewEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where tokens sit (CONTRACT §7): granting, drawing the soonest to expire first, giving back to the grants
+ * they came from, and expiring. Every token of a balance is in exactly one grant.
+ */
+final class GrantRules {
+    private final BatchState batch;
+
+    GrantRules(BatchState batch) {
+        this.batch = batch;
+    }
+
+    /** Takes {@code amount} from the account's grants, the soonest to expire first, for a spending or hold. */
+    void draw(WorkingAccount account, String ownerId, long amount) {
+        List<Allocation> drawn = new ArrayList<>();
+        long left = amount;
+        for (Grant grant : live(account, null)) {
+            if (left == 0) {
+                break;
+            }
+            long take = Math.min(left, grant.remaining());
+            batch.putGrant(grant.withRemaining(grant.remaining() - take));
+            drawn.add(new Allocation(ownerId, grant.id(), take, 0));
+            left -= take;
+        }
+        if (left > 0) {
+            throw new IllegalStateException("The grants of " + account.id + " hold less than its balance");
+        }
+        batch.allocations.put(ownerId, drawn);
+        batch.changes.allocating.add(ownerId);
+    }
+
+    /**
+     * Returns {@code tokens} that a spending or reservation drew to the grants they came from, those that
+     * expire last first; tokens whose grant has expired expire again at once, with a line each and one
+     * credits.expired event.
+     */
+    void giveBack(WorkingAccount account, String ownerId, long tokens) {
+        List<Allocation> drawn = batch.allocations.get(ownerId);
+        if (drawn == null || drawn.isEmpty()) {
+            throw new IllegalStateException(ownerId + " has no record of its grants");
+        }
+        Map<String, Long> expiredAgain = new LinkedHashMap<>();
+        List<Allocation> returned = new ArrayList<>(drawn.size());
+        long left = tokens;
+        for (Allocation allocation : inSpendingOrder(drawn).reversed()) {
+            long back = Math.min(left, allocation.unreturned());
+            returned.add(allocation.returning(back));
+            returnToGrant(account, allocation.grantId(), back, expiredAgain);
+            left -= back;
+        }
+        if (left > 0) {
+            throw new IllegalStateException(ownerId + " holds less than " + tokens + " tokens");
+        }
+        batch.allocations.put(ownerId, returned);
+        batch.changes.returning.add(ownerId);
+        expireReturned(account, ownerId, expiredAgain);
+    }
+
+    /** The allocations in the order their grants are spent in: the soonest to expire first. */
+    List<Allocation> inSpendingOrder(List<Allocation> drawn) {
+        return drawn.stream()
+                .sorted(Comparator.comparing(a -> batch.grant(a.grantId()), Grant.SPENDING_ORDER))
+                .toList();
+    }
+
+    /** Puts tokens back in their grant, or notes them in {@code expiredAgain} if it has expired. */
+    void returnToGrant(WorkingAccount account, String grantId, long tokens, Map<String, Long> expiredAgain) {
+        if (tokens == 0) {
+            return;
+        }
+        Grant grant = batch.grant(grantId);
+        if (grant.expiredBy(batch.now)) {
+            batch.putGrant(grant.expireReturned(tokens));
+            expiredAgain.merge(grant.id(), tokens, Long::sum);
+        } else {
+            batch.putGrant(grant.withRemaining(grant.remaining() + tokens));
+            grant.expiresAt().ifPresent(account::dueNoLaterThan);
+        }
+    }
+
+    /** Returned tokens whose grant has expired leave the balance again: an expire line each. */
+    void expireReturned(WorkingAccount account, String ownerId, Map<String, Long> expiredAgain) {
+        expiredAgain.forEach((grantId, tokens) -> {
+            batch.addToBalance(account, -tokens);
+            batch.line(account, LedgerKind.EXPIRE, -tokens, Optional.of(ownerId), Optional.of(grantId));
+        });
+        long expired = expiredAgain.values().stream().mapToLong(Long::longValue).sum();
+        if (expired > 0) {
+            batch.changes.events.add(
+                    NewEvent.creditsExpired(account.id, expired, expiredAgain, Optional.of(ownerId), account.balance));
+        }
+    }
+
+    /** A new grant of {@code amount} tokens, with its credit or allowance line. */
+    void grant(
+            WorkingAccount account,
+            GrantKind kind,
+            long amount,
+            Optional<Instant> expiresAt,
+            Optional<Instant> periodStart,
+            @Nullable String reason) {
+        Grant grant =
+                new Grant(batch.newGrantId(), account.id, kind, amount, amount, 0, expiresAt, periodStart, batch.now);
+        batch.putGrant(grant);
+        batch.changes.newGrantIds.add(grant.id());
+        account.grantIds.add(grant.id());
+        batch.addToBalance(account, amount);
+        LedgerKind lineKind = kind == GrantKind.ALLOWANCE ? LedgerKind.ALLOWANCE : LedgerKind.CREDIT;
+        batch.changes.lines.add(new LedgerLine(
+                account.id,
+                lineKind,
+                amount,
+                account.balance,
+                Optional.empty(),
+                Optional.of(grant.id()),
+                Optional.ofNullable(reason)));
+        expiresAt.ifPresent(account::dueNoLaterThan);
+    }
+
+    /** Expires every grant whose expiry has come, and raises credits.expired for them. */
+    void expireDue(WorkingAccount account) {
+        Map<String, Long> expired = new LinkedHashMap<>();
+        for (Grant grant : live(account, null)) {
+            if (grant.expiredBy(batch.now)) {
+                expired.put(grant.id(), expire(account, grant, grant.remaining()));
+            }
+        }
+        long total = expired.values().stream().mapToLong(Long::longValue).sum();
+        if (total > 0) {
+            batch.changes.events.add(
+                    NewEvent.creditsExpired(account.id, total, expired, Optional.empty(), account.balance));
+        }
+    }
+
+    /** Takes {@code tokens} out of the grant and the balance, with an expire line; returns how many. */
+    long expire(WorkingAccount account, Grant grant, long tokens) {
+        if (tokens <= 0) {
+            return 0;
+        }
+        batch.putGrant(grant.expire(tokens));
+        batch.addToBalance(account, -tokens);
+        batch.line(account, LedgerKind.EXPIRE, -tokens, Optional.empty(), Optional.of(grant.id()));
+        return tokens;
+    }
+
+    /** The account's grants with tokens left (of one kind, or every kind when null), in spending order. */
+    List<Grant> live(WorkingAccount account, @Nullable GrantKind kind) {
+        return account.grantIds.stream()
+                .map(batch.grants::get)
+                .filter(g -> g.remaining() > 0 && (kind == null || g.kind() == kind))
+                .sorted(Grant.SPENDING_ORDER)
+                .toList();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.pulseledger.ledger.core;
+
+import dev.pulseledger.events.NewEvent;
+import dev.pulseledger.ledger.core.LedgerState.IdempotencyScope;
+import java.util.Optional;
+
+/** Spends and reverts (CONTRACT §3, §6): once per idempotency key, never below zero, never more back than taken. */
+final class SpendRules {
+    private final BatchState batch;
+    private final GrantRules grants;
+    private final PeriodRules periods;
+
+    SpendRules(BatchState batch, GrantRules grants, PeriodRules periods) {
+        this.batch = batch;
+        this.grants = grants;
+        this.periods = periods;
+    }
+
+    SpendResult spend(LedgerCommand.Spend command) {
+        SpendRequest request = command.request();
+        Long landedBalance = batch.read.landedSpendBalances().get(command.spendingId());
+        Spending landed = batch.read.spendings().get(command.spendingId());
+        if (landedBalance != null && landed != null && landed.accountId().equals(request.accountId())) {
+            Spending first = new Spending(
+                    landed.id(), landed.accountId(), landed.amount(), 0, landed.createdAt(), Optional.empty());
+            return new SpendResult.Spent(first, landedBalance, false);
+        }
+        Optional<IdempotencyScope> scope =
+                request.idempotencyKey().map(key -> new IdempotencyScope(request.accountId(), key));
+        if (scope.isPresent()) {
+            IdempotencyRecord earlier = batch.idempotencyRecord(scope.get());
+            if (earlier != null) {
+                return earlier.replay(request);
+            }
+        }
+        WorkingAccount account = periods.upToDate(request.accountId());
+        long before = account.balance;
+        SpendResult result;
+        if (before >= request.amount()) {
+            grants.draw(account, command.spendingId(), request.amount());
+            long after = batch.addToBalance(account, -request.amount());
+            noteLowBalance(account, before, after, command.spendingId());
+            Spending spending = new Spending(
+                    command.spendingId(), request.accountId(), request.amount(), 0, batch.now, Optional.empty());
+            batch.putSpending(spending);
+            batch.line(account, LedgerKind.SPEND, -spending.amount(), Optional.of(spending.id()), Optional.empty());
+            result = new SpendResult.Spent(spending, after, false);
+        } else {
+            result = new SpendResult.InsufficientBalance(before, request.amount(), false);
+        }
+        scope.ifPresent(s -> batch.changes.idempotencyRecords.put(s, IdempotencyRecord.of(request, result, batch.now)));
+        return result;
+    }
+
+    /** Raises balance.low when this spend takes the balance from >= threshold to below it. */
+    private void noteLowBalance(WorkingAccount account, long before, long after, String spendingId) {
+        account.lowBalanceThreshold.ifPresent(threshold -> {
+            if (before >= threshold && after < threshold) {
+                batch.changes.events.add(NewEvent.balanceLow(account.id, before, after, threshold, spendingId));
+            }
+        });
+    }
+
+    RevertResult revert(LedgerCommand.Revert command) {
+        Spending spending = batch.spending(command.spendingId());
+        if (spending == null || !spending.accountId().equals(command.accountId())) {
+            return new RevertResult.NotFound();
+        }
+        Optional<IdempotencyScope> scope =
+                command.idempotencyKey().map(key -> new IdempotencyScope(command.accountId(), key));
+        if (scope.isPresent()) {
+            IdempotencyRecord earlier = batch.idempotencyRecord(scope.get());
+            if (earlier != null) {
+                return earlier.replay(command, spending);
+            }
+        }
+        WorkingAccount account = periods.upToDate(command.accountId());
+        long tokens = command.amount().orElse(spending.unreverted());
+        if (tokens > spending.unreverted()) {
+            return new RevertResult.AmountExceedsUnreverted(spending.unreverted());
+        }
+        if (tokens == 0) {
+            return new RevertResult.Reverted(spending, account.balance, false);
+        }
+        Spending reverted = spending.reverting(tokens, batch.now);
+        batch.putSpending(reverted);
+        batch.addToBalance(account, tokens);
+        batch.line(account, LedgerKind.REVERT, tokens, Optional.of(spending.id()), Optional.empty());
+        grants.giveBack(account, spending.id(), tokens);
+        RevertResult.Reverted result = new RevertResult.Reverted(reverted, account.balance, false);
+        scope.ifPresent(s -> batch.changes.idempotencyRecords.put(s, IdempotencyRecord.of(command, result, batch.now)));
+        return result;
+    }
+}

@@ -1,0 +1,126 @@
+package dev.pulseledger.ledger.db;
+
+/**
+ * Every statement of the PostgreSQL ledger store, with named parameters: the one file to read for what
+ * the PostgreSQL round sends. The columns written come from {@link LedgerTables}.
+ */
+final class PostgresLedgerSql {
+    static final String LOCK_MANY =
+            JdbcLedgerStore.LOCKED_COLUMNS + " WHERE a.id = ANY (:ids) ORDER BY a.id FOR UPDATE OF a";
+    /** Leaves out, without waiting, the rows another transaction has locked. */
+    static final String LOCK_FREE_ONES = LOCK_MANY + " SKIP LOCKED";
+
+    static final NamedSql EXISTING = NamedSql.parse("SELECT id FROM accounts WHERE id = ANY (:ids)");
+    /** The wait for a lock, for this transaction only; returns the wait it replaced. */
+    static final NamedSql SET_LOCK_WAIT = NamedSql.parse(
+            "SELECT current_setting('lock_timeout') AS replaced, set_config('lock_timeout', :millis, true)");
+
+    /**
+     * Sent before the lock, in its round trip: every statement of the round then runs on the plan kept for
+     * it, instead of being planned again. Left to itself PostgreSQL plans a statement that takes an array
+     * ({@code = ANY (?)}, {@code unnest}) afresh each time, as the plan for the array's real length always
+     * looks cheaper than one for an unknown length; that planning was ~7 µs of the database's CPU per spend
+     * (PERFORMANCE.md, session 9). Each statement here looks rows up by key, which one plan serves for any
+     * length.
+     */
+    private static final String REUSE_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan;\n";
+
+    /**
+     * The live grants of the batch's accounts, sent with the lock, in the same round trip: each statement
+     * takes its snapshot when it starts, so the grants are read after the locks are held, as the round that
+     * held one last committed them.
+     */
+    private static final String GRANTS_OF_MANY = ";\n" + JdbcLedgerStore.LIVE_GRANTS + " AND g.account_id = ANY (:ids)";
+
+    /** The lock and the read of the grants, waiting for held locks or not, in one round trip. */
+    static final NamedSql LOCK_AND_READ_GRANTS = NamedSql.parse(REUSE_PLANS + LOCK_MANY + GRANTS_OF_MANY);
+
+    static final NamedSql LOCK_FREE_AND_READ_GRANTS = NamedSql.parse(REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY);
+
+    /** WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. */
+    private static final String WRITE_CHANGES = """
+            WITH batch AS (SELECT :created_at::bigint AS created_at),
+            balances AS (
+                UPDATE accounts a SET balance = c.balance, last_line_at = batch.created_at
+                FROM batch, unnest(:balance_account_ids::text[], :balances::bigint[]) AS c (id, balance)
+                WHERE a.id = c.id),
+            new_spendings AS (
+                INSERT INTO spendings (%s)
+                SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at, s.grant_id
+                FROM batch, unnest(:spending_ids::text[], :spending_account_ids::text[], :spending_amounts::bigint[],
+                        :spending_statuses::text[], :spending_reverted_ats::bigint[], :spending_grant_ids::text[])
+                    WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, position)
+                ORDER BY s.position),
+            new_grants AS (
+                INSERT INTO grants (%s)
+                SELECT n.id, n.account_id, n.kind, n.amount, n.remaining, n.expired, n.expires_at, n.period_start,
+                    batch.created_at
+                FROM batch, unnest(:grant_ids::text[], :grant_account_ids::text[], :grant_kinds::text[],
+                        :grant_amounts::bigint[], :grant_remainings::bigint[], :grant_expireds::bigint[],
+                        :grant_expires_ats::bigint[], :grant_period_starts::bigint[])
+                    AS n (id, account_id, kind, amount, remaining, expired, expires_at, period_start)),
+            changed_grants AS (
+                UPDATE grants g SET remaining = c.remaining, expired = c.expired, expires_at = c.expires_at
+                FROM unnest(:changed_grant_ids::text[], :changed_remainings::bigint[], :changed_expireds::bigint[],
+                        :changed_expires_ats::bigint[]) AS c (id, remaining, expired, expires_at)
+                WHERE g.id = c.id),
+            new_allocations AS (
+                INSERT INTO spending_grants (%s)
+                SELECT * FROM unnest(:draw_spending_ids::text[], :draw_grant_ids::text[], :draw_amounts::bigint[],
+                        :draw_returneds::bigint[]))
+            INSERT INTO ledger_entries (%s)
+            SELECT l.account_id, l.kind, l.amount, l.balance_after, l.spending_id, l.grant_id, l.reason,
+                batch.created_at
+            FROM batch, unnest(:line_account_ids::text[], :line_kinds::text[], :line_amounts::bigint[],
+                    :line_balance_afters::bigint[], :line_spending_ids::text[], :line_grant_ids::text[],
+                    :line_reasons::text[])
+                WITH ORDINALITY AS l (account_id, kind, amount, balance_after, spending_id, grant_id, reason, position)
+            ORDER BY l.position""".formatted(
+                    LedgerTables.SPENDINGS.columnList(),
+                    LedgerTables.GRANTS.columnList(),
+                    LedgerTables.SPENDING_GRANTS.columnList(),
+                    LedgerTables.LEDGER_ENTRIES.columnList());
+
+    /** A batch's balances, spendings, grants, draws and ledger lines, in one statement. */
+    static final NamedSql WRITE = NamedSql.parse(WRITE_CHANGES);
+
+    /**
+     * {@link #WRITE} and the commit in one round trip: a separate COMMIT cost the writer a sixth of a
+     * round's time, mostly waiting for the backend to be scheduled again. Should the write fail, the server
+     * skips the COMMIT and the caller rolls back as usual.
+     */
+    static final NamedSql WRITE_AND_COMMIT = NamedSql.parse(WRITE_CHANGES + ";\nCOMMIT");
+
+    /**
+     * The reservations a batch names and their draws from grants, two statements sent in one round trip
+     * (a settle's round read them with two statements per reservation, a round trip each).
+     */
+    static final String RESERVATIONS_AND_DRAWS = "SELECT " + ReservationRows.COLUMNS
+            + " FROM reservations WHERE id = ANY (?);\n"
+            + "SELECT " + ReservationRows.DRAW_COLUMNS
+            + " FROM spending_grants WHERE spending_id = ANY (?) ORDER BY spending_id, grant_id";
+
+    /**
+     * The batch's new reservations and the earlier ones it ended, in one statement (a batch of statements
+     * each). Its count is the ended ones': each must still have been held, as the account lock makes the
+     * core's decision final. A reservation made and ended in one batch is only inserted, as it ended; the
+     * new ones take their sequence numbers in the queue's order, as on SQLite.
+     */
+    static final String WRITE_RESERVATIONS = """
+            WITH new_reservations AS (
+                INSERT INTO reservations (id, account_id, amount, status, created_at, expires_at, settled_amount,
+                    spending_id, ended_at, end_balance)
+                SELECT n.id, n.account_id, n.amount, n.status, n.created_at, n.expires_at, n.settled_amount,
+                    n.spending_id, n.ended_at, n.end_balance
+                FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[],
+                    ?::text[], ?::bigint[], ?::bigint[]) WITH ORDINALITY AS n (id, account_id, amount, status,
+                    created_at, expires_at, settled_amount, spending_id, ended_at, end_balance, position)
+                ORDER BY n.position)
+            UPDATE reservations r SET status = e.status, settled_amount = e.settled_amount,
+                spending_id = e.spending_id, ended_at = e.ended_at, end_balance = e.end_balance
+            FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[])
+                AS e (id, status, settled_amount, spending_id, ended_at, end_balance)
+            WHERE r.id = e.id AND r.status = 'held'""";
+
+    private PostgresLedgerSql() {}
+}
