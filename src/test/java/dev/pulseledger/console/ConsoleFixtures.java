@@ -97,9 +97,12 @@ final class ConsoleFixtures {
         }
         ids.put("planId", "free");
         ids.put("serviceId", "api");
-        assertThat(admin.post("/admin/service-groups", Map.of("id", "core", "name", "Core", "position", 1))
-                        .status())
-                .isEqualTo(201);
+        // Two groups: a page walk that deletes one still finds the other's form.
+        for (String groupId : List.of("core", "edge")) {
+            assertThat(admin.post("/admin/service-groups", Map.of("id", groupId, "name", groupId, "position", 1))
+                            .status())
+                    .isEqualTo(201);
+        }
         ids.put("groupId", "core");
         return ids;
     }
