@@ -39,8 +39,7 @@
   });
   var note = document.getElementById('refresh-note');
   if (note) {
-    // The page's own words, in its language (the server writes them beside the note).
-    note.textContent = note.getAttribute('data-live') || note.textContent;
+    note.textContent = 'Times are in UTC. This page updates itself every minute.';
   }
   schedule();
 })();

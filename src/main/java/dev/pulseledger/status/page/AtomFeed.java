@@ -1,7 +1,6 @@
 package dev.pulseledger.status.page;
 
 import dev.pulseledger.http.Times;
-import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentUpdate;
 import java.nio.charset.StandardCharsets;
@@ -23,22 +22,19 @@ final class AtomFeed {
 
     private AtomFeed() {}
 
-    static String render(
-            List<Incident> incidents, Map<String, String> names, Branding branding, Instant now, Messages words) {
+    static String render(List<Incident> incidents, Map<String, String> names, Branding branding, Instant now) {
         Instant updated = incidents.stream()
                 .map(Incident::updatedAt)
                 .max(Comparator.naturalOrder())
                 .orElse(now);
-        String title = branding.title(words);
+        String title = branding.title();
         StringBuilder xml = new StringBuilder(1024 + incidents.size() * 1024);
         xml.append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
-                .append("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"")
-                .append(words.language().tag())
-                .append("\">\n")
+                .append("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"en\">\n")
                 .append("<id>")
                 .append(urn("feed:" + branding.providerUrl().orElse(title)))
                 .append("</id>\n<title>")
-                .append(Encode.forXml(words.text("feed.title", title)))
+                .append(Encode.forXml(title + " incidents"))
                 .append("</title>\n<updated>")
                 .append(Times.format(updated))
                 .append("</updated>\n<author><name>")
@@ -47,24 +43,22 @@ final class AtomFeed {
                 .append("<link rel=\"self\" type=\"application/atom+xml\" href=\"/status/feed.atom\"/>\n")
                 .append("<link rel=\"alternate\" type=\"text/html\" href=\"/status/history\"/>\n");
         for (Incident incident : incidents) {
-            entry(xml, incident, names, words);
+            entry(xml, incident, names);
         }
         return xml.append("</feed>\n").toString();
     }
 
-    private static void entry(StringBuilder xml, Incident incident, Map<String, String> names, Messages words) {
-        String summary = PageText.status(incident.status(), words) + " · " + PageText.impact(incident.impact(), words)
+    private static void entry(StringBuilder xml, Incident incident, Map<String, String> names) {
+        String summary = PageText.status(incident.status()) + " · " + PageText.impact(incident.impact())
                 + (incident.services().isEmpty()
                         ? ""
-                        : " · "
-                                + words.text(
-                                        "affects",
-                                        incident.services().stream()
-                                                .map(id -> names.getOrDefault(id, id))
-                                                .collect(Collectors.joining(", "))));
+                        : " · Affects: "
+                                + incident.services().stream()
+                                        .map(id -> names.getOrDefault(id, id))
+                                        .collect(Collectors.joining(", ")));
         StringBuilder timeline = new StringBuilder();
         for (IncidentUpdate update : incident.updates()) {
-            timeline.append(PageText.status(update.status(), words))
+            timeline.append(PageText.status(update.status()))
                     .append(" (")
                     .append(Times.format(update.createdAt()))
                     .append("): ")

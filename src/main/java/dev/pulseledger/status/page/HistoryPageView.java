@@ -1,7 +1,6 @@
 package dev.pulseledger.status.page;
 
 import dev.pulseledger.http.Cursors;
-import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.store.Page;
@@ -9,7 +8,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import org.owasp.encoder.Encode;
 
 /** Renders the incident history page: incidents newest first with their timelines, a page at a time. */
 final class HistoryPageView {
@@ -18,23 +16,19 @@ final class HistoryPageView {
 
     private HistoryPageView() {}
 
-    static String render(Page<Incident> page, List<Service> services, Branding branding, Messages words) {
+    static String render(Page<Incident> page, List<Service> services, Branding branding) {
         Map<String, String> names = IncidentHtml.names(services);
         StringBuilder html = new StringBuilder(4096 + page.items().size() * 4096);
-        PageLayout.open(html, branding, words.text("nav.history"), "history", words);
+        PageLayout.open(html, branding, "Incident history", "history");
         if (page.items().isEmpty()) {
-            html.append("<p>")
-                    .append(Encode.forHtml(words.text("history.none")))
-                    .append("</p>\n");
+            html.append("<p>No incidents have been reported.</p>\n");
         }
-        page.items().forEach(incident -> IncidentHtml.incident(html, incident, names, 2, words));
+        page.items().forEach(incident -> IncidentHtml.incident(html, incident, names, 2));
         page.nextPosition()
                 .ifPresent(position -> html.append("<p class=\"pager\"><a href=\"/status/history?cursor=")
                         .append(URLEncoder.encode(Cursors.encode(position), StandardCharsets.UTF_8))
-                        .append("\">")
-                        .append(Encode.forHtml(words.text("history.older")))
-                        .append("</a></p>\n"));
-        PageLayout.close(html, "/status/history", words);
+                        .append("\">Older incidents</a></p>\n"));
+        PageLayout.close(html, "/status/history");
         return html.toString();
     }
 }

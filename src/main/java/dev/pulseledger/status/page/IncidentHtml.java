@@ -1,6 +1,5 @@
 package dev.pulseledger.status.page;
 
-import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentUpdate;
 import dev.pulseledger.status.incidents.Maintenance;
@@ -19,8 +18,7 @@ final class IncidentHtml {
      * @param names the public services' names by id, for the "Affects" line
      * @param headingLevel h3 under a section, h2 on the history page
      */
-    static void incident(
-            StringBuilder html, Incident incident, Map<String, String> names, int headingLevel, Messages words) {
+    static void incident(StringBuilder html, Incident incident, Map<String, String> names, int headingLevel) {
         html.append("<article class=\"incident tone-")
                 .append(tone(incident))
                 .append("\" data-incident=\"")
@@ -32,19 +30,19 @@ final class IncidentHtml {
                 .append("</h")
                 .append(headingLevel)
                 .append(">\n<p class=\"meta\"><span class=\"badge\">")
-                .append(Encode.forHtml(PageText.status(incident.status(), words)))
+                .append(PageText.status(incident.status()))
                 .append("</span> ")
-                .append(Encode.forHtml(PageText.impact(incident.impact(), words)))
-                .append(" · ")
-                .append(PageText.html(words, "incident.opened", PageText.time(incident.createdAt(), words)))
+                .append(PageText.impact(incident.impact()))
+                .append(" · opened ")
+                .append(PageText.time(incident.createdAt()))
                 .append("</p>\n");
-        affects(html, incident.services(), names, words);
+        affects(html, incident.services(), names);
         html.append("<ol class=\"timeline\">\n");
         for (IncidentUpdate update : incident.updates()) {
             html.append("<li>\n<p class=\"update-head\"><strong>")
-                    .append(Encode.forHtml(PageText.status(update.status(), words)))
+                    .append(PageText.status(update.status()))
                     .append("</strong> · ")
-                    .append(PageText.time(update.createdAt(), words))
+                    .append(PageText.time(update.createdAt()))
                     .append("</p>\n<p class=\"message\">")
                     .append(Encode.forHtml(update.message()))
                     .append("</p>\n</li>\n");
@@ -52,21 +50,19 @@ final class IncidentHtml {
         html.append("</ol>\n</article>\n");
     }
 
-    static void maintenance(StringBuilder html, Maintenance maintenance, Map<String, String> names, Messages words) {
+    static void maintenance(StringBuilder html, Maintenance maintenance, Map<String, String> names) {
         html.append("<article class=\"incident tone-maintenance\" data-maintenance=\"")
                 .append(Encode.forHtmlAttribute(maintenance.id()))
                 .append("\">\n<h3>")
                 .append(Encode.forHtml(maintenance.title()))
                 .append("</h3>\n<p class=\"meta\"><span class=\"badge\">")
-                .append(Encode.forHtml(PageText.status(maintenance.status(), words)))
+                .append(PageText.status(maintenance.status()))
                 .append("</span> ")
-                .append(PageText.html(
-                        words,
-                        "maintenance.window",
-                        PageText.time(maintenance.startsAt(), words),
-                        PageText.time(maintenance.endsAt(), words)))
+                .append(PageText.time(maintenance.startsAt()))
+                .append(" to ")
+                .append(PageText.time(maintenance.endsAt()))
                 .append("</p>\n");
-        affects(html, maintenance.services(), names, words);
+        affects(html, maintenance.services(), names);
         if (!maintenance.message().isBlank()) {
             html.append("<p class=\"message\">")
                     .append(Encode.forHtml(maintenance.message()))
@@ -75,18 +71,14 @@ final class IncidentHtml {
         html.append("</article>\n");
     }
 
-    private static void affects(
-            StringBuilder html, Collection<String> serviceIds, Map<String, String> names, Messages words) {
+    private static void affects(StringBuilder html, Collection<String> serviceIds, Map<String, String> names) {
         if (serviceIds.isEmpty()) {
             return;
         }
-        html.append("<p class=\"affects\">")
-                .append(PageText.html(
-                        words,
-                        "affects",
-                        serviceIds.stream()
-                                .map(id -> Encode.forHtml(names.getOrDefault(id, id)))
-                                .collect(Collectors.joining(", "))))
+        html.append("<p class=\"affects\">Affects: ")
+                .append(serviceIds.stream()
+                        .map(id -> Encode.forHtml(names.getOrDefault(id, id)))
+                        .collect(Collectors.joining(", ")))
                 .append("</p>\n");
     }
 
@@ -96,7 +88,7 @@ final class IncidentHtml {
     }
 
     /** Resolved incidents read as settled; open ones by their impact. */
-    static String tone(Incident incident) {
+    private static String tone(Incident incident) {
         if (!incident.status().isActive()) {
             return "operational";
         }

@@ -1,6 +1,5 @@
 package dev.pulseledger.status.page;
 
-import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.groups.GroupRollup;
 import dev.pulseledger.status.history.UptimeReport;
 import dev.pulseledger.status.incidents.Incident;
@@ -28,12 +27,12 @@ final class StatusPageView {
             List<Maintenance> maintenances,
             Map<String, UptimeReport> uptime) {}
 
-    static String render(Content content, Branding branding, Messages words, PageSection extra) {
+    static String render(Content content, Branding branding, PageSection extra) {
         List<Service> services = content.services();
-        PageSummary summary = PageSummary.of(services, words);
+        PageSummary summary = PageSummary.of(services);
         Map<String, String> names = IncidentHtml.names(services);
         StringBuilder html = new StringBuilder(4096 + services.size() * 8192);
-        PageLayout.open(html, branding, words.text("nav.current"), "status", words);
+        PageLayout.open(html, branding, "Current status", "status");
         html.append("""
                 <section class="summary tone-%s" aria-labelledby="summary-heading">
                 <h2 id="summary-heading">%s</h2>
@@ -44,21 +43,17 @@ final class StatusPageView {
                         summary.tone(),
                         Encode.forHtml(summary.headline()),
                         Encode.forHtml(summary.detail()),
-                        lastUpdated(services, words)));
+                        lastUpdated(services)));
         if (!content.activeIncidents().isEmpty()) {
             html.append("<section class=\"group\" aria-labelledby=\"incidents-heading\">\n")
-                    .append("<h2 id=\"incidents-heading\">")
-                    .append(Encode.forHtml(words.text("section.incidents")))
-                    .append("</h2>\n");
-            content.activeIncidents().forEach(incident -> IncidentHtml.incident(html, incident, names, 3, words));
+                    .append("<h2 id=\"incidents-heading\">Active incidents</h2>\n");
+            content.activeIncidents().forEach(incident -> IncidentHtml.incident(html, incident, names, 3));
             html.append("</section>\n");
         }
         if (!content.maintenances().isEmpty()) {
             html.append("<section class=\"group\" aria-labelledby=\"maintenance-heading\">\n")
-                    .append("<h2 id=\"maintenance-heading\">")
-                    .append(Encode.forHtml(words.text("section.maintenance")))
-                    .append("</h2>\n");
-            content.maintenances().forEach(maintenance -> IncidentHtml.maintenance(html, maintenance, names, words));
+                    .append("<h2 id=\"maintenance-heading\">Scheduled maintenance</h2>\n");
+            content.maintenances().forEach(maintenance -> IncidentHtml.maintenance(html, maintenance, names));
             html.append("</section>\n");
         }
         List<GroupRollup> groups =
@@ -71,34 +66,28 @@ final class StatusPageView {
                 ungrouped.stream().filter(Service::spotlighted).toList();
         List<Service> others = ungrouped.stream().filter(s -> !s.spotlighted()).toList();
         if (others.isEmpty() || spotlighted.isEmpty()) {
-            group(html, "services", words.text("section.services"), ungrouped, content.uptime(), words);
-            GroupHtml.groups(html, groups, content.uptime(), words);
+            group(html, "services", "Services", ungrouped, content.uptime());
+            GroupHtml.groups(html, groups, content.uptime());
         } else {
-            group(html, "spotlighted", words.text("section.spotlighted"), spotlighted, content.uptime(), words);
-            GroupHtml.groups(html, groups, content.uptime(), words);
-            group(html, "others", words.text("section.others"), others, content.uptime(), words);
+            group(html, "spotlighted", "Spotlighted services", spotlighted, content.uptime());
+            GroupHtml.groups(html, groups, content.uptime());
+            group(html, "others", "Other services", others, content.uptime());
         }
         html.append(extra.html(services));
-        PageLayout.close(html, "/status", words);
+        PageLayout.close(html, "/status");
         return html.toString();
     }
 
-    private static String lastUpdated(List<Service> services, Messages words) {
+    private static String lastUpdated(List<Service> services) {
         return services.stream()
                 .map(Service::updatedAt)
                 .max(Comparator.naturalOrder())
-                .map(at -> "<p class=\"updated\">" + PageText.html(words, "updated.last", PageText.time(at, words))
-                        + "</p>")
+                .map(at -> "<p class=\"updated\">Last updated " + PageText.time(at) + "</p>")
                 .orElse("");
     }
 
     private static void group(
-            StringBuilder html,
-            String key,
-            String heading,
-            List<Service> services,
-            Map<String, UptimeReport> uptime,
-            Messages words) {
+            StringBuilder html, String key, String heading, List<Service> services, Map<String, UptimeReport> uptime) {
         if (services.isEmpty()) {
             return;
         }
@@ -107,16 +96,16 @@ final class StatusPageView {
                 .append("-heading\">\n<h2 id=\"")
                 .append(key)
                 .append("-heading\">")
-                .append(Encode.forHtml(heading))
+                .append(heading)
                 .append("</h2>\n<ul class=\"services\">\n");
-        services.forEach(service -> item(html, service, Optional.ofNullable(uptime.get(service.id())), words));
+        services.forEach(service -> item(html, service, Optional.ofNullable(uptime.get(service.id()))));
         html.append("</ul>\n</section>\n");
     }
 
-    static void item(StringBuilder html, Service service, Optional<UptimeReport> uptime, Messages words) {
-        StatusWords status = StatusWords.of(service.status(), words);
+    static void item(StringBuilder html, Service service, Optional<UptimeReport> uptime) {
+        StatusWords words = StatusWords.of(service.status());
         html.append("<li class=\"service tone-")
-                .append(status.tone())
+                .append(words.tone())
                 .append("\" data-service=\"")
                 .append(Encode.forHtmlAttribute(service.id()))
                 .append("\" data-status=\"")
@@ -130,14 +119,12 @@ final class StatusPageView {
                     .append("</p>\n");
         }
         html.append("</div>\n<div class=\"service-state\">\n<p class=\"badge\">")
-                .append("<span class=\"visually-hidden\">")
-                .append(Encode.forHtml(words.text("status.prefix")))
-                .append(" </span>")
-                .append(Encode.forHtml(status.label()))
-                .append("</p>\n<p class=\"updated\">")
-                .append(PageText.html(words, "updated.at", PageText.time(service.updatedAt(), words)))
+                .append("<span class=\"visually-hidden\">Status: </span>")
+                .append(words.label())
+                .append("</p>\n<p class=\"updated\">Updated ")
+                .append(PageText.time(service.updatedAt()))
                 .append("</p>\n</div>\n");
-        uptime.ifPresent(report -> UptimeBars.render(html, report, words));
+        uptime.ifPresent(report -> UptimeBars.render(html, report));
         html.append("</li>\n");
     }
 }

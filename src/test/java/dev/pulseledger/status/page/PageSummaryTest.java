@@ -2,8 +2,6 @@ package dev.pulseledger.status.page;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.pulseledger.i18n.Language;
-import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceStatus;
 import java.time.Instant;
@@ -15,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class PageSummaryTest {
     @Test
     void everyServiceOperationalIsAllSystemsOperational() {
-        PageSummary summary = summary(services(ServiceStatus.OPERATIONAL, ServiceStatus.OPERATIONAL));
+        PageSummary summary = PageSummary.of(services(ServiceStatus.OPERATIONAL, ServiceStatus.OPERATIONAL));
         assertThat(summary.headline()).isEqualTo("All systems operational");
         assertThat(summary.detail()).isEqualTo("Every service is running normally.");
         assertThat(summary.tone()).isEqualTo("operational");
@@ -23,7 +21,7 @@ class PageSummaryTest {
 
     @Test
     void theGravestStatusLeadsAndAffectedServicesAreCounted() {
-        PageSummary summary = summary(services(
+        PageSummary summary = PageSummary.of(services(
                 ServiceStatus.OPERATIONAL,
                 ServiceStatus.UNDER_MAINTENANCE,
                 ServiceStatus.PARTIAL_OUTAGE,
@@ -32,20 +30,20 @@ class PageSummaryTest {
         assertThat(summary.detail()).isEqualTo("3 of 4 services are not fully operational.");
         assertThat(summary.tone()).isEqualTo("partial-outage");
 
-        assertThat(summary(services(ServiceStatus.MAJOR_OUTAGE, ServiceStatus.PARTIAL_OUTAGE))
+        assertThat(PageSummary.of(services(ServiceStatus.MAJOR_OUTAGE, ServiceStatus.PARTIAL_OUTAGE))
                         .headline())
                 .isEqualTo("Major outage");
-        assertThat(summary(services(ServiceStatus.UNKNOWN, ServiceStatus.OPERATIONAL))
+        assertThat(PageSummary.of(services(ServiceStatus.UNKNOWN, ServiceStatus.OPERATIONAL))
                         .detail())
                 .isEqualTo("1 of 2 services is not fully operational.");
-        assertThat(summary(services(ServiceStatus.UNDER_MAINTENANCE, ServiceStatus.UNKNOWN))
+        assertThat(PageSummary.of(services(ServiceStatus.UNDER_MAINTENANCE, ServiceStatus.UNKNOWN))
                         .headline())
                 .isEqualTo("Maintenance in progress");
     }
 
     @Test
     void noServicesSaysSo() {
-        assertThat(summary(List.of()).headline()).isEqualTo("No services listed yet");
+        assertThat(PageSummary.of(List.of()).headline()).isEqualTo("No services listed yet");
     }
 
     private static List<Service> services(ServiceStatus... statuses) {
@@ -61,9 +59,5 @@ class PageSummaryTest {
                         Instant.EPOCH,
                         Optional.empty()))
                 .toList();
-    }
-
-    private static PageSummary summary(List<Service> services) {
-        return PageSummary.of(services, Messages.of("status", Language.EN));
     }
 }
