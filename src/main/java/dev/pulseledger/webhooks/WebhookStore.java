@@ -5,6 +5,7 @@ import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Ids;
+import dev.pulseledger.store.LeasedClaims;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.store.Rows;
 import dev.pulseledger.store.SqlAction;
@@ -265,34 +266,22 @@ public final class WebhookStore {
      * {@code leaseUntil}: if this node dies mid-attempt, another claims them once the lease ends.
      */
     List<ClaimedDelivery> claim(String claim, Instant now, Instant leaseUntil, int limit) {
-        return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(claimSql)) {
-                ps.setString(1, claim);
-                ps.setLong(2, leaseUntil.toEpochMilli());
-                ps.setLong(3, now.toEpochMilli());
-                ps.setInt(4, limit);
-                if (ps.executeUpdate() == 0) {
-                    return List.of();
-                }
-            }
-            List<ClaimedDelivery> claimed = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_CLAIMED)) {
-                ps.setString(1, claim);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        claimed.add(new ClaimedDelivery(
-                                rs.getString("id"),
-                                rs.getInt("attempts"),
-                                rs.getString("url"),
-                                rs.getString("secret"),
-                                rs.getString("event_id"),
-                                EventType.fromWire(rs.getString("type")).orElseThrow(),
-                                rs.getString("payload")));
-                    }
-                }
-            }
-            return claimed;
-        });
+        return database.inTransaction(connection -> LeasedClaims.claim(
+                connection,
+                claimSql,
+                SELECT_CLAIMED,
+                claim,
+                now,
+                leaseUntil,
+                limit,
+                rs -> new ClaimedDelivery(
+                        rs.getString("id"),
+                        rs.getInt("attempts"),
+                        rs.getString("url"),
+                        rs.getString("secret"),
+                        rs.getString("event_id"),
+                        EventType.fromWire(rs.getString("type")).orElseThrow(),
+                        rs.getString("payload"))));
     }
 
     /**

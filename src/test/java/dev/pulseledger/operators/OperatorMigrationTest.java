@@ -45,7 +45,8 @@ class OperatorMigrationTest {
                 ServeCommand.parseConfig("--host", "127.0.0.1", "--port", "0", "--database-url", url),
                 new PrintStream(console, true, StandardCharsets.UTF_8))) {
             assertThat(console.toString(StandardCharsets.UTF_8))
-                    .as("no new key is generated for a deployment that has one (the banner names the old key's prefix only)")
+                    .as(
+                            "no new key is generated for a deployment that has one (the banner names the old key's prefix only)")
                     .doesNotContainPattern("pl_admin_[0-9A-Za-z]{16,}");
             Api old = new Api("http://127.0.0.1:" + node.port(), OLD_KEY);
             JsonNode operators = old.get("/admin/operators").json().path("data");

@@ -3,6 +3,7 @@ package dev.pulseledger.status.subscribers;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Ids;
+import dev.pulseledger.store.LeasedClaims;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -136,34 +137,22 @@ final class MailQueue {
      * leaseUntil}: if this node dies mid-send, another claims them once the lease ends.
      */
     List<ClaimedMail> claim(String claim, Instant now, Instant leaseUntil, int limit) {
-        return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(claimSql)) {
-                ps.setString(1, claim);
-                ps.setLong(2, leaseUntil.toEpochMilli());
-                ps.setLong(3, now.toEpochMilli());
-                ps.setInt(4, limit);
-                if (ps.executeUpdate() == 0) {
-                    return List.of();
-                }
-            }
-            List<ClaimedMail> claimed = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_CLAIMED)) {
-                ps.setString(1, claim);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        claimed.add(new ClaimedMail(
-                                rs.getString("id"),
-                                rs.getString("subscriber_id"),
-                                rs.getString("email"),
-                                rs.getString("kind"),
-                                rs.getInt("attempts"),
-                                Instant.ofEpochMilli(rs.getLong("created_at")),
-                                Optional.ofNullable(rs.getString("payload"))));
-                    }
-                }
-            }
-            return claimed;
-        });
+        return database.inTransaction(connection -> LeasedClaims.claim(
+                connection,
+                claimSql,
+                SELECT_CLAIMED,
+                claim,
+                now,
+                leaseUntil,
+                limit,
+                rs -> new ClaimedMail(
+                        rs.getString("id"),
+                        rs.getString("subscriber_id"),
+                        rs.getString("email"),
+                        rs.getString("kind"),
+                        rs.getInt("attempts"),
+                        Instant.ofEpochMilli(rs.getLong("created_at")),
+                        Optional.ofNullable(rs.getString("payload")))));
     }
 
     /** The links a claimed mail carries, made now (tokens stored hashed); empty when it is no longer wanted. */
