@@ -39,7 +39,8 @@
   });
   var note = document.getElementById('refresh-note');
   if (note) {
-    note.textContent = 'Times are in UTC. This page updates itself every minute.';
+    // The page's own words, in its language (the server writes them beside the note).
+    note.textContent = note.getAttribute('data-live') || note.textContent;
   }
   schedule();
 })();

@@ -1,5 +1,7 @@
 package dev.pulseledger.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -13,26 +15,48 @@ import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceJson;
 import dev.pulseledger.status.services.ServiceStatus;
 import dev.pulseledger.status.services.ServiceStore;
+import dev.pulseledger.status.upstream.Upstream;
+import dev.pulseledger.status.upstream.UpstreamField;
+import dev.pulseledger.status.upstream.UpstreamGuard;
+import dev.pulseledger.status.upstream.UpstreamJson;
+import dev.pulseledger.status.upstream.UpstreamStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /** Operator API for the provider's services and their statuses. */
 public final class ServiceAdminRoutes {
     private static final Set<String> FIELDS =
-            Set.of("name", "description", "status", "spotlighted", "position", "public", "groupId");
+            Set.of("name", "description", "status", "spotlighted", "position", "public", "groupId", "upstream");
     private static final int MAX_POSITION = 1_000_000;
 
     private final ServiceStore services;
     private final ServiceGroupStore groups;
+    private final UpstreamStore upstreams;
+    private final UpstreamGuard guard;
     private final PulseFeed feed;
     private final Clock clock;
 
-    public ServiceAdminRoutes(ServiceStore services, ServiceGroupStore groups, PulseFeed feed, Clock clock) {
+    /** A service as operators see it, with the upstream it follows and whether that can be read. */
+    private record OperatorService(
+            @JsonUnwrapped ServiceJson.OperatorBody service,
+            @JsonInclude(JsonInclude.Include.NON_NULL) UpstreamJson.@Nullable Body upstream) {}
+
+    public ServiceAdminRoutes(
+            ServiceStore services,
+            ServiceGroupStore groups,
+            UpstreamStore upstreams,
+            UpstreamGuard guard,
+            PulseFeed feed,
+            Clock clock) {
         this.services = services;
         this.groups = groups;
+        this.upstreams = upstreams;
+        this.guard = guard;
         this.feed = feed;
         this.clock = clock;
     }
@@ -46,22 +70,39 @@ public final class ServiceAdminRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
+        Map<String, Upstream> followed = upstreams.all();
         Responses.ok(
                 res,
                 new DataList<>(services.all().stream()
                         .sorted(Service.PULSE_ORDER)
-                        .map(ServiceJson::forOperator)
+                        .map(s -> body(s, Optional.ofNullable(followed.get(s.id()))))
                         .toList()));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         Service service = services.find(serviceId(req)).orElseThrow(ServiceAdminRoutes::notFound);
-        Responses.ok(res, ServiceJson.forOperator(service));
+        Responses.ok(res, body(service, upstreams.find(service.id())));
+    }
+
+    private static OperatorService body(Service service, Optional<Upstream> upstream) {
+        return new OperatorService(
+                ServiceJson.forOperator(service), upstream.map(UpstreamJson::of).orElse(null));
+    }
+
+    /** Applies the write's upstream field after the service itself is written. */
+    private void follow(String serviceId, UpstreamField.Change change) {
+        switch (change) {
+            case UpstreamField.Change.Keep keep -> {}
+            case UpstreamField.Change.Remove remove -> upstreams.remove(serviceId);
+            case UpstreamField.Change.Follow follow ->
+                upstreams.put(serviceId, follow.url(), follow.component(), clock.instant());
+        }
     }
 
     private void put(ServerRequest req, ServerResponse res) {
         String id = serviceId(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), FIELDS);
+        UpstreamField.Change upstream = UpstreamField.read(body, guard);
         Service service = new Service(
                 id,
                 body.requiredNonBlank("name", 200),
@@ -77,8 +118,9 @@ public final class ServiceAdminRoutes {
             throw new ProblemException(
                     ProblemCode.SERVICE_LIMIT_REACHED, "At most " + ServiceStore.MAX_SERVICES + " services may exist.");
         }
+        follow(id, upstream);
         feed.invalidate();
-        Responses.json(res, write == ServiceStore.Write.CREATED ? 201 : 200, ServiceJson.forOperator(service));
+        Responses.json(res, write == ServiceStore.Write.CREATED ? 201 : 200, body(service, upstreams.find(id)));
     }
 
     private void patch(ServerRequest req, ServerResponse res) {
@@ -90,6 +132,7 @@ public final class ServiceAdminRoutes {
         Optional<ServiceStatus> status = status(body);
         Optional<Integer> position = position(body);
         Optional<String> groupId = groupId(body);
+        UpstreamField.Change upstream = UpstreamField.read(body, guard);
         Service changed = services.update(
                         id,
                         current -> new Service(
@@ -103,8 +146,9 @@ public final class ServiceAdminRoutes {
                                 clock.instant(),
                                 body.has("groupId") ? groupId : current.groupId()))
                 .orElseThrow(ServiceAdminRoutes::notFound);
+        follow(id, upstream);
         feed.invalidate();
-        Responses.ok(res, ServiceJson.forOperator(changed));
+        Responses.ok(res, body(changed, upstreams.find(id)));
     }
 
     private void delete(ServerRequest req, ServerResponse res) {

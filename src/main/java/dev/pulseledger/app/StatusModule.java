@@ -6,17 +6,23 @@ import dev.pulseledger.config.Settings;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.admin.IncidentAdminRoutes;
 import dev.pulseledger.status.admin.MaintenanceAdminRoutes;
 import dev.pulseledger.status.admin.ServiceGroupAdminRoutes;
 import dev.pulseledger.status.admin.ServiceHistoryAdminRoutes;
+import dev.pulseledger.status.badges.BadgeRoutes;
 import dev.pulseledger.status.groups.ServiceGroupStore;
+import dev.pulseledger.status.heartbeats.HeartbeatRoutes;
+import dev.pulseledger.status.heartbeats.HeartbeatStore;
+import dev.pulseledger.status.heartbeats.HeartbeatWatch;
 import dev.pulseledger.status.history.StatusHistory;
 import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.MaintenanceScheduler;
 import dev.pulseledger.status.incidents.MaintenanceStore;
 import dev.pulseledger.status.incidents.NoticeSink;
 import dev.pulseledger.status.page.Branding;
+import dev.pulseledger.status.page.EmbedRoutes;
 import dev.pulseledger.status.page.PageSection;
 import dev.pulseledger.status.page.StatusFeedRoutes;
 import dev.pulseledger.status.page.StatusPageRoutes;
@@ -24,6 +30,10 @@ import dev.pulseledger.status.pulse.PulseFeed;
 import dev.pulseledger.status.pulse.PulseHistoryRoutes;
 import dev.pulseledger.status.pulse.PulseRoutes;
 import dev.pulseledger.status.services.ServiceStore;
+import dev.pulseledger.status.upstream.UpstreamFetcher;
+import dev.pulseledger.status.upstream.UpstreamGuard;
+import dev.pulseledger.status.upstream.UpstreamPoller;
+import dev.pulseledger.status.upstream.UpstreamStore;
 import java.time.Clock;
 
 /** Services, incidents, maintenance windows and their history; the pulse feed; the public status page. */
@@ -33,7 +43,11 @@ public record StatusModule(
         IncidentStore incidents,
         MaintenanceStore maintenances,
         StatusHistory history,
-        PulseFeed feed) {
+        PulseFeed feed,
+        UpstreamStore upstreams,
+        UpstreamGuard upstreamGuard,
+        Messages words,
+        HeartbeatStore heartbeats) {
 
     public static StatusModule build(
             Config config, DatabaseModule db, Outbox outbox, NoticeSink notices, Clock clock, StartedParts parts) {
@@ -47,7 +61,32 @@ public record StatusModule(
                 "maintenance scheduler",
                 new MaintenanceScheduler(maintenances, clock, config.events().pollInterval(), feed::invalidate));
         parts.startLater("maintenance scheduler", scheduler::start);
-        return new StatusModule(services, groups, incidents, maintenances, history, feed);
+        UpstreamStore upstreams = new UpstreamStore(db.main());
+        UpstreamGuard guard = new UpstreamGuard(config.get(Settings.UPSTREAM_ALLOW_HTTP));
+        // The fetcher's HTTP client owns a thread from its creation, so the poller is made and started in one step.
+        parts.startLater(
+                "upstream poller",
+                () -> parts.add(
+                                "upstream poller",
+                                new UpstreamPoller(
+                                        new UpstreamPoller.Stores(db.main(), upstreams, services, outbox),
+                                        new UpstreamFetcher(guard),
+                                        clock,
+                                        config.get(Settings.UPSTREAM_POLL),
+                                        feed::invalidate))
+                        .start());
+        HeartbeatStore heartbeats = new HeartbeatStore(db.main());
+        HeartbeatWatch watch = parts.add(
+                "heartbeat watch",
+                new HeartbeatWatch(
+                        new HeartbeatWatch.Stores(db.main(), heartbeats, services, incidents, outbox),
+                        clock,
+                        config.events().pollInterval(),
+                        feed::invalidate));
+        parts.startLater("heartbeat watch", watch::start);
+        Messages words = Messages.of("status", config.get(Settings.STATUS_LANGUAGE));
+        return new StatusModule(
+                services, groups, incidents, maintenances, history, feed, upstreams, guard, words, heartbeats);
     }
 
     public void registerPulse(RouteTable routes, Access access) {
@@ -55,8 +94,9 @@ public record StatusModule(
     }
 
     public void registerAdmin(RouteTable routes, Access access, Clock clock) {
-        new ServiceAdminRoutes(services, groups, feed, clock).register(routes);
+        new ServiceAdminRoutes(services, groups, upstreams, upstreamGuard, feed, clock).register(routes);
         new ServiceGroupAdminRoutes(groups, feed, clock).register(routes);
+        new HeartbeatRoutes(heartbeats, services, clock).register(routes);
         new ServiceHistoryAdminRoutes(history, services).register(routes);
         new IncidentAdminRoutes(incidents, feed, clock).register(routes);
         new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
@@ -68,8 +108,10 @@ public record StatusModule(
         if (StartBanner.servesStatusPage(config)) {
             Branding branding =
                     new Branding(config.get(Settings.STATUS_PAGE_NAME), config.get(Settings.STATUS_PAGE_URL));
-            new StatusPageRoutes(feed, incidents, history, clock, branding, subscribeForm).register(routes);
-            new StatusFeedRoutes(feed, incidents, maintenances, clock, branding).register(routes);
+            new StatusPageRoutes(feed, incidents, history, clock, branding, words, subscribeForm).register(routes);
+            new StatusFeedRoutes(feed, incidents, maintenances, clock, branding, words).register(routes);
+            new BadgeRoutes(feed, words).register(routes);
+            new EmbedRoutes(feed, branding, words, config.get(Settings.STATUS_EMBED_ORIGINS)).register(routes);
         }
     }
 }

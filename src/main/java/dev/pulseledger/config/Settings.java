@@ -1,5 +1,6 @@
 package dev.pulseledger.config;
 
+import dev.pulseledger.i18n.Language;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -124,6 +125,31 @@ public final class Settings {
             Kind.optional(Kind.text("an http:// or https:// URL of at most 500 characters", Settings::isWebUrl)),
             "",
             "Where the provider's name on the status page links to, such as its home page.");
+    // The status page grows up (CONTRACT §16, status-plus).
+    public static final Setting<Language> STATUS_LANGUAGE = declare(
+            "status-language",
+            new Kind<>("one of " + Language.TAGS, Language::fromTag, false),
+            "en",
+            "The language of the status page, its badges, embed, feeds and mails.");
+    public static final Setting<CorsOrigins> STATUS_EMBED_ORIGINS = declare(
+            "status-embed-origins",
+            new Kind<>(
+                    "comma-separated origins such as https://www.example.com, * for any, or nothing",
+                    CorsOrigins::parse,
+                    false),
+            "",
+            "Sites whose pages may frame /status/embed (CSP frame-ancestors); none: no site may.");
+    public static final Setting<Duration> UPSTREAM_POLL = declare(
+            "upstream-poll-seconds",
+            Kind.seconds(5, 3600),
+            "60",
+            "How often each service that follows an upstream status page reads it.");
+    public static final Setting<HostAllowList> UPSTREAM_ALLOW_HTTP = declare(
+            "upstream-allow-http",
+            new Kind<>(
+                    "comma-separated host names, IP addresses or CIDR ranges, or nothing", HostAllowList::parse, false),
+            "",
+            "Upstream status pages that may be read over plain http or at private, loopback or link-local addresses.");
     public static final Setting<Duration> EVENTS_POLL = declare(
             "events-poll-ms",
             Kind.millis(10, 60_000),

@@ -22,6 +22,7 @@ import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.MaintenanceStore;
 import dev.pulseledger.status.pulse.PulseFeed;
 import dev.pulseledger.status.services.ServiceStore;
+import dev.pulseledger.status.upstream.UpstreamStore;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.webhooks.WebhookStore;
 import java.time.Clock;
@@ -117,7 +118,13 @@ public final class ConsoleRoutes {
                         view,
                         clock)
                 .register(routes, guard);
-        new ServicePages(stores.services(), new ServiceGroupStore(stores.database()), stores.feed(), view, clock)
+        new ServicePages(
+                        stores.services(),
+                        new ServiceGroupStore(stores.database()),
+                        new UpstreamStore(stores.database()),
+                        stores.feed(),
+                        view,
+                        clock)
                 .register(routes, guard);
         new PlanPages(stores.plans(), view, clock).register(routes, guard);
         new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);

@@ -29,7 +29,11 @@ import java.util.TreeMap;
 final class IncidentPages {
     private static final int SHOWN = 20;
     private static final String NEW_INCIDENT = "";
-    private static final Map<String, String> DONE = Map.of("posted", "Incident posted.", "updated", "Update posted.");
+    private static final Map<String, String> DONE = Map.of(
+            "posted", "Incident posted.",
+            "updated", "Update posted.",
+            "published", "Draft published: callers see it now.",
+            "discarded", "Draft discarded.");
 
     private final IncidentStore incidents;
     private final ServiceStore services;
@@ -48,7 +52,31 @@ final class IncidentPages {
     void register(RouteTable routes, ConsoleGuard guard) {
         routes.get("/console/incidents", guard.page(this::list))
                 .post("/console/incidents", guard.change(this::post))
-                .post("/console/incidents/{incidentId}/updates", guard.change(this::update));
+                .post("/console/incidents/{incidentId}/updates", guard.change(this::update))
+                .post("/console/incidents/{incidentId}/publish", guard.change(this::publish))
+                .post("/console/incidents/{incidentId}/discard", guard.change(this::discard));
+    }
+
+    /** Publishes a draft (a missed heartbeat's, say): callers see it from now on. */
+    private void publish(ServerRequest req, ServerResponse res, Session session, Form form) {
+        if (incidents.publish(Requests.pathParam(req, "incidentId"), clock.instant())
+                != IncidentStore.Publish.PUBLISHED) {
+            view.notFound(res, session);
+            return;
+        }
+        feed.invalidate();
+        ConsoleGuard.redirect(res, "/console/incidents?done=published");
+    }
+
+    /** Discards a draft; a published incident is not discarded here. */
+    private void discard(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String id = Requests.pathParam(req, "incidentId");
+        if (!incidents.draftIds().contains(id) || !incidents.delete(id)) {
+            view.notFound(res, session);
+            return;
+        }
+        feed.invalidate();
+        ConsoleGuard.redirect(res, "/console/incidents?done=discarded");
     }
 
     private void list(ServerRequest req, ServerResponse res, Session session) {
@@ -136,6 +164,7 @@ final class IncidentPages {
     private void show(ServerResponse res, Session session, int status, Form form, String failed, String done) {
         Map<String, Object> model = new HashMap<>();
         model.put("incidents", incidents.page(Long.MAX_VALUE, SHOWN, false).items());
+        model.put("drafts", incidents.draftIds());
         model.put("serviceIds", services.all().stream().map(Service::id).toList());
         model.put(
                 "impacts",

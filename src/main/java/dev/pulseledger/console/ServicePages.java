@@ -10,6 +10,7 @@ import dev.pulseledger.status.pulse.PulseFeed;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceStatus;
 import dev.pulseledger.status.services.ServiceStore;
+import dev.pulseledger.status.upstream.UpstreamStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
@@ -29,12 +30,20 @@ final class ServicePages {
 
     private final ServiceStore services;
     private final ServiceGroupStore groups;
+    private final UpstreamStore upstreams;
     private final PulseFeed feed;
     private final ConsoleView view;
     private final Clock clock;
 
-    ServicePages(ServiceStore services, ServiceGroupStore groups, PulseFeed feed, ConsoleView view, Clock clock) {
+    ServicePages(
+            ServiceStore services,
+            ServiceGroupStore groups,
+            UpstreamStore upstreams,
+            PulseFeed feed,
+            ConsoleView view,
+            Clock clock) {
         this.services = services;
+        this.upstreams = upstreams;
         this.groups = groups;
         this.feed = feed;
         this.view = view;
@@ -135,6 +144,7 @@ final class ServicePages {
                 "statuses",
                 Arrays.stream(ServiceStatus.values()).map(ServiceStatus::wire).toList());
         model.put("groups", groups.all());
+        model.put("upstreams", upstreams.all());
         model.put("failed", failedService);
         model.put("errors", form.errors());
         model.put("values", form.values());

@@ -46,6 +46,24 @@ public final class JsonBody {
         return node.has(field);
     }
 
+    /** A nested object with only the {@code allowed} fields; empty when absent or null. */
+    public Optional<JsonBody> optionalObject(String field, Set<String> allowed) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isObject()) {
+            throw ProblemException.invalidField(field, "must be an object");
+        }
+        for (Iterator<String> names = value.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw ProblemException.invalidField(field + "." + name, "is not a known field");
+            }
+        }
+        return Optional.of(new JsonBody(value));
+    }
+
     public String requiredString(String field, int maxLength) {
         return optionalString(field, maxLength).orElseThrow(() -> ProblemException.invalidField(field, "is required"));
     }

@@ -19,6 +19,7 @@ public enum ProblemCode {
     INVALID_GRANULARITY(400),
     INVALID_GROUP_ID(400),
     INVALID_IDEMPOTENCY_KEY(400),
+    INVALID_LABEL(400),
     INVALID_JSON(400),
     INVALID_LAST_EVENT_ID(400),
     INVALID_LIMIT(400),
@@ -26,6 +27,7 @@ public enum ProblemCode {
     INVALID_REQUEST(400),
     INVALID_SERVICE_ID(400),
     INVALID_STATUS(400),
+    INVALID_STYLE(400),
     INVALID_TO(400),
     TOO_MANY_BUCKETS(400),
     // 401 Unauthorized
@@ -39,6 +41,7 @@ public enum ProblemCode {
     FORBIDDEN_FOR_ROLE(403),
     // 404 Not Found
     ACCOUNT_NOT_FOUND(404),
+    HEARTBEAT_NOT_FOUND(404),
     INCIDENT_NOT_FOUND(404),
     KEY_NOT_FOUND(404),
     MAINTENANCE_NOT_FOUND(404),
@@ -56,6 +59,7 @@ public enum ProblemCode {
     // 409 Conflict
     EMAIL_TAKEN(409),
     IDEMPOTENCY_KEY_IN_USE(409),
+    INCIDENT_NOT_DRAFT(409),
     LAST_OWNER(409),
     OPERATOR_DISABLED(409),
     PLAN_EXISTS(409),
@@ -86,6 +90,7 @@ public enum ProblemCode {
     WEBHOOK_LIMIT_REACHED(422),
     // 429 Too Many Requests
     RATE_LIMITED(429),
+    TOO_MANY_BEATS(429),
     TOO_MANY_FAILED_AUTHENTICATIONS(429),
     TOO_MANY_STREAMS(429),
     // 431 Request Header Fields Too Large

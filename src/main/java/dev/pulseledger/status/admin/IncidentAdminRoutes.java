@@ -1,5 +1,6 @@
 package dev.pulseledger.status.admin;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageBody;
@@ -52,7 +53,29 @@ public final class IncidentAdminRoutes {
                 .get("/admin/incidents/{incidentId}", this::get)
                 .patch("/admin/incidents/{incidentId}", this::edit)
                 .delete("/admin/incidents/{incidentId}", this::delete)
-                .post("/admin/incidents/{incidentId}/updates", this::addUpdate);
+                .post("/admin/incidents/{incidentId}/updates", this::addUpdate)
+                .post("/admin/incidents/{incidentId}/publish", this::publish);
+    }
+
+    /** An incident as operators see it: with whether it is a draft that callers do not see yet. */
+    private record OperatorIncident(@JsonUnwrapped StatusJson.IncidentBody incident, boolean draft) {}
+
+    private OperatorIncident operator(Incident incident, Set<String> drafts) {
+        return new OperatorIncident(StatusJson.incident(incident), drafts.contains(incident.id()));
+    }
+
+    private void publish(ServerRequest req, ServerResponse res) {
+        String id = incidentId(req);
+        switch (incidents.publish(id, clock.instant())) {
+            case NOT_FOUND -> throw notFound();
+            case NOT_A_DRAFT ->
+                throw new ProblemException(ProblemCode.INCIDENT_NOT_DRAFT, "This incident is published already.");
+            case PUBLISHED -> {
+                feed.invalidate();
+                Incident incident = incidents.find(id).orElseThrow(IncidentAdminRoutes::notFound);
+                Responses.ok(res, operator(incident, Set.of()));
+            }
+        }
     }
 
     private void create(ServerRequest req, ServerResponse res) {
@@ -64,7 +87,7 @@ public final class IncidentAdminRoutes {
         Incident incident = written(incidents.create(title, impact, first));
         feed.invalidate();
         res.header(Responses.LOCATION, "/admin/incidents/" + incident.id());
-        Responses.json(res, 201, StatusJson.incident(incident));
+        Responses.json(res, 201, operator(incident, Set.of()));
     }
 
     private void addUpdate(ServerRequest req, ServerResponse res) {
@@ -73,19 +96,20 @@ public final class IncidentAdminRoutes {
         IncidentStatus status = status(body).orElseThrow(() -> ProblemException.invalidField("status", "is required"));
         Incident incident = written(incidents.addUpdate(id, change(body, status)));
         feed.invalidate();
-        Responses.json(res, 201, StatusJson.incident(incident));
+        Responses.json(res, 201, operator(incident, incidents.draftIds()));
     }
 
     private void list(ServerRequest req, ServerResponse res) {
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Incident> page = incidents.page(before, limit, false);
-        Responses.ok(res, PageBody.of(page, StatusJson::incident));
+        Set<String> drafts = incidents.draftIds();
+        Responses.ok(res, PageBody.of(page, incident -> operator(incident, drafts)));
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         Incident incident = incidents.find(incidentId(req)).orElseThrow(IncidentAdminRoutes::notFound);
-        Responses.ok(res, StatusJson.incident(incident));
+        Responses.ok(res, operator(incident, incidents.draftIds()));
     }
 
     private void edit(ServerRequest req, ServerResponse res) {
@@ -98,7 +122,7 @@ public final class IncidentAdminRoutes {
                 .edit(id, body.optionalString("title", MAX_TITLE_LENGTH), impact(body), clock.instant())
                 .orElseThrow(IncidentAdminRoutes::notFound);
         feed.invalidate();
-        Responses.ok(res, StatusJson.incident(incident));
+        Responses.ok(res, operator(incident, incidents.draftIds()));
     }
 
     private void delete(ServerRequest req, ServerResponse res) {

@@ -45,14 +45,23 @@ public final class IncidentStore {
     private static final String SELECT_PAGE =
             "SELECT " + COLUMNS + " FROM incidents WHERE seq < ? ORDER BY seq DESC LIMIT ?";
 
-    /** Incidents callers see: those naming no service, or at least one public service. */
-    private static final String SELECT_PUBLIC_PAGE = "SELECT " + COLUMNS + " FROM incidents i WHERE seq < ? AND ("
+    /** Drafts (CONTRACT §16) are for operators only until published. */
+    private static final String NOT_DRAFT = "NOT EXISTS (SELECT 1 FROM incident_drafts d WHERE d.incident_id = i.id)";
+
+    /** Incidents callers see: not drafts, and naming no service or at least one public service. */
+    private static final String SELECT_PUBLIC_PAGE = "SELECT " + COLUMNS + " FROM incidents i WHERE seq < ? AND "
+            + NOT_DRAFT + " AND ("
             + "NOT EXISTS (SELECT 1 FROM incident_update_services s WHERE s.incident_id = i.id)"
             + " OR EXISTS (SELECT 1 FROM incident_update_services s JOIN services v ON v.id = s.service_id"
             + " WHERE s.incident_id = i.id AND v.public)) ORDER BY seq DESC LIMIT ?";
 
-    private static final String SELECT_ACTIVE =
-            "SELECT " + COLUMNS + " FROM incidents WHERE status <> 'resolved' ORDER BY seq DESC LIMIT ?";
+    private static final String SELECT_ACTIVE = "SELECT " + COLUMNS
+            + " FROM incidents i WHERE status <> 'resolved' AND " + NOT_DRAFT + " ORDER BY seq DESC LIMIT ?";
+    private static final String INSERT_DRAFT = "INSERT INTO incident_drafts (incident_id) VALUES (?)";
+    private static final String DELETE_DRAFT = "DELETE FROM incident_drafts WHERE incident_id = ?";
+    private static final String IS_DRAFT = "SELECT 1 FROM incident_drafts WHERE incident_id = ?";
+    private static final String SELECT_DRAFTS = "SELECT incident_id FROM incident_drafts";
+    private static final int MAX_DRAFTS_LISTED = 1000;
     private static final String INSERT = "INSERT INTO incidents (id, title, impact, status, created_at, updated_at,"
             + " resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
     private static final String UPDATE_STATE =
@@ -89,6 +98,59 @@ public final class IncidentStore {
 
     /** Opens an incident with its first update, setting the named services' statuses in the same transaction. */
     public IncidentWrite create(String title, IncidentImpact impact, Change first) {
+        return create(title, impact, first, false);
+    }
+
+    /**
+     * Opens a draft: an incident only operators see (its services still take their statuses) until
+     * it is published; no {@code incident.created} is sent before then.
+     */
+    public IncidentWrite createDraft(String title, IncidentImpact impact, Change first) {
+        return create(title, impact, first, true);
+    }
+
+    /** Publishes a draft: callers see it from now on, and {@code incident.created} is sent. */
+    public Publish publish(String incidentId, Instant at) {
+        return database.inTransaction(connection -> {
+            Optional<Incident> current = load(connection, selectForUpdate, incidentId);
+            if (current.isEmpty()) {
+                return Publish.NOT_FOUND;
+            }
+            try (PreparedStatement ps = connection.prepareStatement(DELETE_DRAFT)) {
+                ps.setString(1, incidentId);
+                if (ps.executeUpdate() == 0) {
+                    return Publish.NOT_A_DRAFT;
+                }
+            }
+            outbox.append(connection, List.of(event(connection, current.get(), true)), at);
+            return Publish.PUBLISHED;
+        });
+    }
+
+    /** Outcome of publishing a draft. */
+    public enum Publish {
+        PUBLISHED,
+        NOT_A_DRAFT,
+        NOT_FOUND
+    }
+
+    /** The ids of the drafts, for operators' listings. */
+    public Set<String> draftIds() {
+        return database.read(connection -> {
+            Set<String> ids = new HashSet<>();
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_DRAFTS)) {
+                ps.setMaxRows(MAX_DRAFTS_LISTED);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getString(1));
+                    }
+                }
+            }
+            return ids;
+        });
+    }
+
+    private IncidentWrite create(String title, IncidentImpact impact, Change first, boolean draft) {
         return database.inTransaction(connection -> {
             Map<String, Service> locked = new HashMap<>();
             List<String> unknown = lockServices(connection, first.services().keySet(), locked);
@@ -106,9 +168,17 @@ public final class IncidentStore {
                 Rows.setOptionalInstant(ps, 7, resolvedAt(first, Optional.empty()));
                 ps.executeUpdate();
             }
+            if (draft) {
+                try (PreparedStatement ps = connection.prepareStatement(INSERT_DRAFT)) {
+                    ps.setString(1, id);
+                    ps.executeUpdate();
+                }
+            }
             List<NewEvent> events = writeUpdate(connection, id, first, locked);
             Incident incident = load(connection, SELECT_ONE, id).orElseThrow();
-            events.add(event(connection, incident, true));
+            if (!draft) {
+                events.add(event(connection, incident, true));
+            }
             outbox.append(connection, events, first.at());
             notices.record(connection, StatusNotice.of(EventType.STATUS_INCIDENT_CREATED, incident), first.at());
             return new IncidentWrite.Written(incident);
@@ -284,6 +354,15 @@ public final class IncidentStore {
     }
 
     /** The incident's event, carrying what callers may see of it. */
+    private static boolean isDraft(Connection connection, String incidentId) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(IS_DRAFT)) {
+            ps.setString(1, incidentId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     private static NewEvent event(Connection connection, Incident incident, boolean created) throws SQLException {
         Set<String> publicServices = new HashSet<>();
         try (PreparedStatement ps = connection.prepareStatement(SELECT_PUBLIC_SERVICES);
@@ -292,7 +371,7 @@ public final class IncidentStore {
                 publicServices.add(rs.getString(1));
             }
         }
-        boolean visible = incident.isVisibleWith(publicServices);
+        boolean visible = incident.isVisibleWith(publicServices) && !isDraft(connection, incident.id());
         StatusJson.IncidentBody json = StatusJson.incident(incident.restrictedTo(publicServices));
         return created ? NewEvent.incidentCreated(json, visible) : NewEvent.incidentUpdated(json, visible);
     }

@@ -1,6 +1,7 @@
 package dev.pulseledger.status.page;
 
 import dev.pulseledger.http.Times;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentUpdate;
 import java.nio.charset.StandardCharsets;
@@ -22,19 +23,22 @@ final class AtomFeed {
 
     private AtomFeed() {}
 
-    static String render(List<Incident> incidents, Map<String, String> names, Branding branding, Instant now) {
+    static String render(
+            List<Incident> incidents, Map<String, String> names, Branding branding, Instant now, Messages words) {
         Instant updated = incidents.stream()
                 .map(Incident::updatedAt)
                 .max(Comparator.naturalOrder())
                 .orElse(now);
-        String title = branding.title();
+        String title = branding.title(words);
         StringBuilder xml = new StringBuilder(1024 + incidents.size() * 1024);
         xml.append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
-                .append("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"en\">\n")
+                .append("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"")
+                .append(words.language().tag())
+                .append("\">\n")
                 .append("<id>")
                 .append(urn("feed:" + branding.providerUrl().orElse(title)))
                 .append("</id>\n<title>")
-                .append(Encode.forXml(title + " incidents"))
+                .append(Encode.forXml(words.text("feed.title", title)))
                 .append("</title>\n<updated>")
                 .append(Times.format(updated))
                 .append("</updated>\n<author><name>")
@@ -43,22 +47,24 @@ final class AtomFeed {
                 .append("<link rel=\"self\" type=\"application/atom+xml\" href=\"/status/feed.atom\"/>\n")
                 .append("<link rel=\"alternate\" type=\"text/html\" href=\"/status/history\"/>\n");
         for (Incident incident : incidents) {
-            entry(xml, incident, names);
+            entry(xml, incident, names, words);
         }
         return xml.append("</feed>\n").toString();
     }
 
-    private static void entry(StringBuilder xml, Incident incident, Map<String, String> names) {
-        String summary = PageText.status(incident.status()) + " · " + PageText.impact(incident.impact())
+    private static void entry(StringBuilder xml, Incident incident, Map<String, String> names, Messages words) {
+        String summary = PageText.status(incident.status(), words) + " · " + PageText.impact(incident.impact(), words)
                 + (incident.services().isEmpty()
                         ? ""
-                        : " · Affects: "
-                                + incident.services().stream()
-                                        .map(id -> names.getOrDefault(id, id))
-                                        .collect(Collectors.joining(", ")));
+                        : " · "
+                                + words.text(
+                                        "affects",
+                                        incident.services().stream()
+                                                .map(id -> names.getOrDefault(id, id))
+                                                .collect(Collectors.joining(", "))));
         StringBuilder timeline = new StringBuilder();
         for (IncidentUpdate update : incident.updates()) {
-            timeline.append(PageText.status(update.status()))
+            timeline.append(PageText.status(update.status(), words))
                     .append(" (")
                     .append(Times.format(update.createdAt()))
                     .append("): ")

@@ -1,5 +1,6 @@
 package dev.pulseledger.status.page;
 
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.groups.GroupRollup;
 import dev.pulseledger.status.history.UptimeReport;
 import dev.pulseledger.status.services.ServiceStatus;
@@ -15,16 +16,18 @@ import org.owasp.encoder.Encode;
 final class GroupHtml {
     private GroupHtml() {}
 
-    static void groups(StringBuilder html, List<GroupRollup> groups, Map<String, UptimeReport> uptime) {
+    static void groups(StringBuilder html, List<GroupRollup> groups, Map<String, UptimeReport> uptime, Messages words) {
         if (groups.isEmpty()) {
             return;
         }
         html.append("<section class=\"group\" aria-labelledby=\"groups-heading\">\n")
-                .append("<h2 id=\"groups-heading\">Service groups</h2>\n");
+                .append("<h2 id=\"groups-heading\">")
+                .append(Encode.forHtml(words.text("section.groups")))
+                .append("</h2>\n");
         for (GroupRollup group : groups) {
-            StatusWords words = StatusWords.of(group.status());
+            StatusWords status = StatusWords.of(group.status(), words);
             html.append("<details class=\"service-group tone-")
-                    .append(words.tone())
+                    .append(status.tone())
                     .append("\" data-group=\"")
                     .append(Encode.forHtmlAttribute(group.group().id()))
                     .append("\" data-status=\"")
@@ -33,12 +36,14 @@ final class GroupHtml {
                     .append(group.status() == ServiceStatus.OPERATIONAL ? "" : " open")
                     .append(">\n<summary><span class=\"group-name\">")
                     .append(Encode.forHtml(group.group().name()))
-                    .append("</span> <span class=\"badge\"><span class=\"visually-hidden\">Status: </span>")
-                    .append(words.label())
+                    .append("</span> <span class=\"badge\"><span class=\"visually-hidden\">")
+                    .append(Encode.forHtml(words.text("status.prefix")))
+                    .append(" </span>")
+                    .append(Encode.forHtml(status.label()))
                     .append("</span></summary>\n<ul class=\"services\">\n");
             group.members()
                     .forEach(service ->
-                            StatusPageView.item(html, service, Optional.ofNullable(uptime.get(service.id()))));
+                            StatusPageView.item(html, service, Optional.ofNullable(uptime.get(service.id())), words));
             html.append("</ul>\n</details>\n");
         }
         html.append("</section>\n");

@@ -1,5 +1,6 @@
 package dev.pulseledger.status.page;
 
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentUpdate;
 import dev.pulseledger.status.incidents.Maintenance;
@@ -18,7 +19,8 @@ final class IncidentHtml {
      * @param names the public services' names by id, for the "Affects" line
      * @param headingLevel h3 under a section, h2 on the history page
      */
-    static void incident(StringBuilder html, Incident incident, Map<String, String> names, int headingLevel) {
+    static void incident(
+            StringBuilder html, Incident incident, Map<String, String> names, int headingLevel, Messages words) {
         html.append("<article class=\"incident tone-")
                 .append(tone(incident))
                 .append("\" data-incident=\"")
@@ -30,19 +32,19 @@ final class IncidentHtml {
                 .append("</h")
                 .append(headingLevel)
                 .append(">\n<p class=\"meta\"><span class=\"badge\">")
-                .append(PageText.status(incident.status()))
+                .append(Encode.forHtml(PageText.status(incident.status(), words)))
                 .append("</span> ")
-                .append(PageText.impact(incident.impact()))
-                .append(" · opened ")
-                .append(PageText.time(incident.createdAt()))
+                .append(Encode.forHtml(PageText.impact(incident.impact(), words)))
+                .append(" · ")
+                .append(PageText.html(words, "incident.opened", PageText.time(incident.createdAt(), words)))
                 .append("</p>\n");
-        affects(html, incident.services(), names);
+        affects(html, incident.services(), names, words);
         html.append("<ol class=\"timeline\">\n");
         for (IncidentUpdate update : incident.updates()) {
             html.append("<li>\n<p class=\"update-head\"><strong>")
-                    .append(PageText.status(update.status()))
+                    .append(Encode.forHtml(PageText.status(update.status(), words)))
                     .append("</strong> · ")
-                    .append(PageText.time(update.createdAt()))
+                    .append(PageText.time(update.createdAt(), words))
                     .append("</p>\n<p class=\"message\">")
                     .append(Encode.forHtml(update.message()))
                     .append("</p>\n</li>\n");
@@ -50,19 +52,21 @@ final class IncidentHtml {
         html.append("</ol>\n</article>\n");
     }
 
-    static void maintenance(StringBuilder html, Maintenance maintenance, Map<String, String> names) {
+    static void maintenance(StringBuilder html, Maintenance maintenance, Map<String, String> names, Messages words) {
         html.append("<article class=\"incident tone-maintenance\" data-maintenance=\"")
                 .append(Encode.forHtmlAttribute(maintenance.id()))
                 .append("\">\n<h3>")
                 .append(Encode.forHtml(maintenance.title()))
                 .append("</h3>\n<p class=\"meta\"><span class=\"badge\">")
-                .append(PageText.status(maintenance.status()))
+                .append(Encode.forHtml(PageText.status(maintenance.status(), words)))
                 .append("</span> ")
-                .append(PageText.time(maintenance.startsAt()))
-                .append(" to ")
-                .append(PageText.time(maintenance.endsAt()))
+                .append(PageText.html(
+                        words,
+                        "maintenance.window",
+                        PageText.time(maintenance.startsAt(), words),
+                        PageText.time(maintenance.endsAt(), words)))
                 .append("</p>\n");
-        affects(html, maintenance.services(), names);
+        affects(html, maintenance.services(), names, words);
         if (!maintenance.message().isBlank()) {
             html.append("<p class=\"message\">")
                     .append(Encode.forHtml(maintenance.message()))
@@ -71,14 +75,18 @@ final class IncidentHtml {
         html.append("</article>\n");
     }
 
-    private static void affects(StringBuilder html, Collection<String> serviceIds, Map<String, String> names) {
+    private static void affects(
+            StringBuilder html, Collection<String> serviceIds, Map<String, String> names, Messages words) {
         if (serviceIds.isEmpty()) {
             return;
         }
-        html.append("<p class=\"affects\">Affects: ")
-                .append(serviceIds.stream()
-                        .map(id -> Encode.forHtml(names.getOrDefault(id, id)))
-                        .collect(Collectors.joining(", ")))
+        html.append("<p class=\"affects\">")
+                .append(PageText.html(
+                        words,
+                        "affects",
+                        serviceIds.stream()
+                                .map(id -> Encode.forHtml(names.getOrDefault(id, id)))
+                                .collect(Collectors.joining(", "))))
                 .append("</p>\n");
     }
 
@@ -88,7 +96,7 @@ final class IncidentHtml {
     }
 
     /** Resolved incidents read as settled; open ones by their impact. */
-    private static String tone(Incident incident) {
+    static String tone(Incident incident) {
         if (!incident.status().isActive()) {
             return "operational";
         }

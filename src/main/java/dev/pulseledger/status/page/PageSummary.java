@@ -1,5 +1,6 @@
 package dev.pulseledger.status.page;
 
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceStatus;
 import java.util.Comparator;
@@ -12,27 +13,23 @@ import java.util.Optional;
  */
 record PageSummary(String headline, String detail, String tone) {
 
-    static PageSummary of(List<Service> services) {
+    static PageSummary of(List<Service> services, Messages words) {
         Optional<ServiceStatus> worst =
                 services.stream().map(Service::status).max(Comparator.comparingInt(ServiceStatus::severity));
         if (worst.isEmpty()) {
-            return new PageSummary("No services listed yet", "The provider has not listed any services.", "unknown");
+            return new PageSummary(words.text("summary.none.headline"), words.text("summary.none.detail"), "unknown");
         }
         long affected = services.stream()
                 .filter(s -> s.status() != ServiceStatus.OPERATIONAL)
                 .count();
         String detail = affected == 0
-                ? "Every service is running normally."
-                : affected + " of " + services.size() + " services " + (affected == 1 ? "is" : "are")
-                        + " not fully operational.";
-        String headline = switch (worst.get()) {
-            case OPERATIONAL -> "All systems operational";
-            case UNKNOWN -> "Some statuses are unknown";
-            case UNDER_MAINTENANCE -> "Maintenance in progress";
-            case DEGRADED_PERFORMANCE -> "Degraded performance";
-            case PARTIAL_OUTAGE -> "Partial outage";
-            case MAJOR_OUTAGE -> "Major outage";
-        };
-        return new PageSummary(headline, detail, StatusWords.of(worst.get()).tone());
+                ? words.text("summary.all.detail")
+                : words.text(
+                        affected == 1 ? "summary.some.detail.one" : "summary.some.detail.other",
+                        affected,
+                        services.size());
+        String headline = words.text("headline." + worst.get().wire());
+        return new PageSummary(
+                headline, detail, StatusWords.of(worst.get(), words).tone());
     }
 }

@@ -8,6 +8,7 @@ import dev.pulseledger.http.Json;
 import dev.pulseledger.http.PageHeaders;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.groups.GroupRollup;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentStore;
@@ -58,11 +59,18 @@ public final class StatusFeedRoutes {
     private final MaintenanceStore maintenances;
     private final Clock clock;
     private final Branding branding;
+    private final Messages words;
     private final Map<String, Function<Source, Representation>> documents = new LinkedHashMap<>();
     private final LoadingCache<String, Representation> rendered;
 
     public StatusFeedRoutes(
-            PulseFeed feed, IncidentStore incidents, MaintenanceStore maintenances, Clock clock, Branding branding) {
+            PulseFeed feed,
+            IncidentStore incidents,
+            MaintenanceStore maintenances,
+            Clock clock,
+            Branding branding,
+            Messages words) {
+        this.words = words;
         this.feed = feed;
         this.incidents = incidents;
         this.maintenances = maintenances;
@@ -146,7 +154,7 @@ public final class StatusFeedRoutes {
 
     private StatuspageJson.PageBody page(Source source) {
         return StatuspageJson.page(
-                branding, StatuspageJson.updatedAt(source.services(), source.recent(), source.now()));
+                branding, words, StatuspageJson.updatedAt(source.services(), source.recent(), source.now()));
     }
 
     private static List<StatuspageJson.ComponentBody> components(Source source) {
@@ -174,8 +182,8 @@ public final class StatusFeedRoutes {
 
     private Representation atom(Source source) {
         Map<String, String> names = IncidentHtml.names(source.services());
-        byte[] xml =
-                AtomFeed.render(source.recent(), names, branding, source.now()).getBytes(StandardCharsets.UTF_8);
+        byte[] xml = AtomFeed.render(source.recent(), names, branding, source.now(), words)
+                .getBytes(StandardCharsets.UTF_8);
         return Representation.of("application/atom+xml; charset=utf-8", xml, CACHE_CONTROL);
     }
 

@@ -8,6 +8,7 @@ import dev.pulseledger.http.PageHeaders;
 import dev.pulseledger.http.Representation;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.history.StatusHistory;
 import dev.pulseledger.status.history.UptimeCalculator;
 import dev.pulseledger.status.history.UptimeReport;
@@ -61,6 +62,7 @@ public final class StatusPageRoutes {
     private final StatusHistory history;
     private final Clock clock;
     private final Branding branding;
+    private final Messages words;
     private final PageSection extra;
     private final Representation stylesheet;
     private final Representation script;
@@ -68,18 +70,14 @@ public final class StatusPageRoutes {
     private final LoadingCache<String, Representation> historyPages;
 
     public StatusPageRoutes(
-            PulseFeed feed, IncidentStore incidents, StatusHistory history, Clock clock, Branding branding) {
-        this(feed, incidents, history, clock, branding, PageSection.NONE);
-    }
-
-    /** A page that also shows {@code extra} (the subscribe form when mail is configured). */
-    public StatusPageRoutes(
             PulseFeed feed,
             IncidentStore incidents,
             StatusHistory history,
             Clock clock,
             Branding branding,
+            Messages words,
             PageSection extra) {
+        this.words = words;
         this.extra = extra;
         this.feed = feed;
         this.incidents = incidents;
@@ -146,7 +144,7 @@ public final class StatusPageRoutes {
                 uptime);
         Representation page = Representation.of(
                 HTML,
-                StatusPageView.render(content, branding, extra).getBytes(StandardCharsets.UTF_8),
+                StatusPageView.render(content, branding, words, extra).getBytes(StandardCharsets.UTF_8),
                 PAGE_CACHE_CONTROL);
         // Two threads may render the same snapshot at once; either result is right.
         rendered.set(new Rendered(snapshot.representation().etag(), minute, page));
@@ -159,8 +157,8 @@ public final class StatusPageRoutes {
         Page<Incident> page = incidents.page(Long.parseLong(beforeSeq), HistoryPageView.PAGE_SIZE, true);
         Page<Incident> visible =
                 new Page<>(page.items().stream().map(i -> i.restrictedTo(shown)).toList(), page.nextPosition());
-        byte[] html =
-                HistoryPageView.render(visible, snapshot.services(), branding).getBytes(StandardCharsets.UTF_8);
+        byte[] html = HistoryPageView.render(visible, snapshot.services(), branding, words)
+                .getBytes(StandardCharsets.UTF_8);
         return Representation.of(HTML, html, PAGE_CACHE_CONTROL);
     }
 }

@@ -1,5 +1,6 @@
 package dev.pulseledger.status.page;
 
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.groups.GroupRollup;
 import dev.pulseledger.status.history.UptimeReport;
 import dev.pulseledger.status.incidents.Incident;
@@ -27,12 +28,12 @@ final class StatusPageView {
             List<Maintenance> maintenances,
             Map<String, UptimeReport> uptime) {}
 
-    static String render(Content content, Branding branding, PageSection extra) {
+    static String render(Content content, Branding branding, Messages words, PageSection extra) {
         List<Service> services = content.services();
-        PageSummary summary = PageSummary.of(services);
+        PageSummary summary = PageSummary.of(services, words);
         Map<String, String> names = IncidentHtml.names(services);
         StringBuilder html = new StringBuilder(4096 + services.size() * 8192);
-        PageLayout.open(html, branding, "Current status", "status");
+        PageLayout.open(html, branding, words.text("nav.current"), "status", words);
         html.append("""
                 <section class="summary tone-%s" aria-labelledby="summary-heading">
                 <h2 id="summary-heading">%s</h2>
@@ -43,17 +44,21 @@ final class StatusPageView {
                         summary.tone(),
                         Encode.forHtml(summary.headline()),
                         Encode.forHtml(summary.detail()),
-                        lastUpdated(services)));
+                        lastUpdated(services, words)));
         if (!content.activeIncidents().isEmpty()) {
             html.append("<section class=\"group\" aria-labelledby=\"incidents-heading\">\n")
-                    .append("<h2 id=\"incidents-heading\">Active incidents</h2>\n");
-            content.activeIncidents().forEach(incident -> IncidentHtml.incident(html, incident, names, 3));
+                    .append("<h2 id=\"incidents-heading\">")
+                    .append(Encode.forHtml(words.text("section.incidents")))
+                    .append("</h2>\n");
+            content.activeIncidents().forEach(incident -> IncidentHtml.incident(html, incident, names, 3, words));
             html.append("</section>\n");
         }
         if (!content.maintenances().isEmpty()) {
             html.append("<section class=\"group\" aria-labelledby=\"maintenance-heading\">\n")
-                    .append("<h2 id=\"maintenance-heading\">Scheduled maintenance</h2>\n");
-            content.maintenances().forEach(maintenance -> IncidentHtml.maintenance(html, maintenance, names));
+                    .append("<h2 id=\"maintenance-heading\">")
+                    .append(Encode.forHtml(words.text("section.maintenance")))
+                    .append("</h2>\n");
+            content.maintenances().forEach(maintenance -> IncidentHtml.maintenance(html, maintenance, names, words));
             html.append("</section>\n");
         }
         List<GroupRollup> groups =
@@ -66,28 +71,34 @@ final class StatusPageView {
                 ungrouped.stream().filter(Service::spotlighted).toList();
         List<Service> others = ungrouped.stream().filter(s -> !s.spotlighted()).toList();
         if (others.isEmpty() || spotlighted.isEmpty()) {
-            group(html, "services", "Services", ungrouped, content.uptime());
-            GroupHtml.groups(html, groups, content.uptime());
+            group(html, "services", words.text("section.services"), ungrouped, content.uptime(), words);
+            GroupHtml.groups(html, groups, content.uptime(), words);
         } else {
-            group(html, "spotlighted", "Spotlighted services", spotlighted, content.uptime());
-            GroupHtml.groups(html, groups, content.uptime());
-            group(html, "others", "Other services", others, content.uptime());
+            group(html, "spotlighted", words.text("section.spotlighted"), spotlighted, content.uptime(), words);
+            GroupHtml.groups(html, groups, content.uptime(), words);
+            group(html, "others", words.text("section.others"), others, content.uptime(), words);
         }
         html.append(extra.html(services));
-        PageLayout.close(html, "/status");
+        PageLayout.close(html, "/status", words);
         return html.toString();
     }
 
-    private static String lastUpdated(List<Service> services) {
+    private static String lastUpdated(List<Service> services, Messages words) {
         return services.stream()
                 .map(Service::updatedAt)
                 .max(Comparator.naturalOrder())
-                .map(at -> "<p class=\"updated\">Last updated " + PageText.time(at) + "</p>")
+                .map(at -> "<p class=\"updated\">" + PageText.html(words, "updated.last", PageText.time(at, words))
+                        + "</p>")
                 .orElse("");
     }
 
     private static void group(
-            StringBuilder html, String key, String heading, List<Service> services, Map<String, UptimeReport> uptime) {
+            StringBuilder html,
+            String key,
+            String heading,
+            List<Service> services,
+            Map<String, UptimeReport> uptime,
+            Messages words) {
         if (services.isEmpty()) {
             return;
         }
@@ -96,16 +107,16 @@ final class StatusPageView {
                 .append("-heading\">\n<h2 id=\"")
                 .append(key)
                 .append("-heading\">")
-                .append(heading)
+                .append(Encode.forHtml(heading))
                 .append("</h2>\n<ul class=\"services\">\n");
-        services.forEach(service -> item(html, service, Optional.ofNullable(uptime.get(service.id()))));
+        services.forEach(service -> item(html, service, Optional.ofNullable(uptime.get(service.id())), words));
         html.append("</ul>\n</section>\n");
     }
 
-    static void item(StringBuilder html, Service service, Optional<UptimeReport> uptime) {
-        StatusWords words = StatusWords.of(service.status());
+    static void item(StringBuilder html, Service service, Optional<UptimeReport> uptime, Messages words) {
+        StatusWords status = StatusWords.of(service.status(), words);
         html.append("<li class=\"service tone-")
-                .append(words.tone())
+                .append(status.tone())
                 .append("\" data-service=\"")
                 .append(Encode.forHtmlAttribute(service.id()))
                 .append("\" data-status=\"")
@@ -119,12 +130,14 @@ final class StatusPageView {
                     .append("</p>\n");
         }
         html.append("</div>\n<div class=\"service-state\">\n<p class=\"badge\">")
-                .append("<span class=\"visually-hidden\">Status: </span>")
-                .append(words.label())
-                .append("</p>\n<p class=\"updated\">Updated ")
-                .append(PageText.time(service.updatedAt()))
+                .append("<span class=\"visually-hidden\">")
+                .append(Encode.forHtml(words.text("status.prefix")))
+                .append(" </span>")
+                .append(Encode.forHtml(status.label()))
+                .append("</p>\n<p class=\"updated\">")
+                .append(PageText.html(words, "updated.at", PageText.time(service.updatedAt(), words)))
                 .append("</p>\n</div>\n");
-        uptime.ifPresent(report -> UptimeBars.render(html, report));
+        uptime.ifPresent(report -> UptimeBars.render(html, report, words));
         html.append("</li>\n");
     }
 }

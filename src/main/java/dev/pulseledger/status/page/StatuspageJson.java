@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.pulseledger.http.Times;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.groups.GroupRollup;
 import dev.pulseledger.status.groups.ServiceGroup;
 import dev.pulseledger.status.incidents.Incident;
@@ -96,10 +97,10 @@ final class StatuspageJson {
     record StatusBody(String indicator, String description) {}
 
     /** The {@code page} object every document starts with. */
-    static PageBody page(Branding branding, Instant updatedAt) {
+    static PageBody page(Branding branding, Messages words, Instant updatedAt) {
         return new PageBody(
                 PAGE_ID,
-                branding.providerName().orElse(branding.title()),
+                branding.providerName().orElse(branding.title(words)),
                 branding.providerUrl().orElse(StatusPageRoutes.PATH),
                 "Etc/UTC",
                 Times.format(updatedAt));

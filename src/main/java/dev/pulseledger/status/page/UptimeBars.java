@@ -1,10 +1,11 @@
 package dev.pulseledger.status.page;
 
+import dev.pulseledger.i18n.Language;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.history.UptimeReport;
 import dev.pulseledger.status.services.ServiceStatus;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import org.owasp.encoder.Encode;
 
 /**
@@ -17,32 +18,35 @@ final class UptimeBars {
 
     private UptimeBars() {}
 
-    static void render(StringBuilder html, UptimeReport report) {
+    static void render(StringBuilder html, UptimeReport report, Messages words) {
         int days = report.days().size();
         html.append("<div class=\"uptime\">\n<div class=\"bars\" role=\"img\" aria-label=\"")
-                .append(Encode.forHtmlAttribute(description(report)))
+                .append(Encode.forHtmlAttribute(description(report, words)))
                 .append("\">\n");
         for (UptimeReport.Day day : report.days()) {
             html.append("<span class=\"").append(barClass(day)).append('"');
             // Only a day with something to tell gets a tooltip: 90 bars a service stay small.
             if (day.worst().isPresent() && day.worst().get() != ServiceStatus.OPERATIONAL) {
                 html.append(" title=\"")
-                        .append(PageText.date(day.date()))
-                        .append(": ")
-                        .append(PageText.percent(day.uptime()))
-                        .append(" uptime\"");
+                        .append(Encode.forHtmlAttribute(PageText.date(day.date(), words) + ": "
+                                + words.text("uptime.percent", PageText.percent(day.uptime(), words))))
+                        .append('"');
             }
             html.append("></span>");
         }
         html.append('\n');
         html.append("</div>\n<p class=\"uptime-legend\"><span class=\"wide\">")
-                .append(days)
-                .append(" days ago</span><span class=\"narrow\">")
-                .append(Math.min(days, 30))
-                .append(" days ago</span><span class=\"uptime-percent\">")
-                .append(PageText.percent(report.uptime()))
-                .append(report.uptime().isPresent() ? " uptime" : "")
-                .append("</span><span>Today</span></p>\n</div>\n");
+                .append(Encode.forHtml(words.text("uptime.days_ago", days)))
+                .append("</span><span class=\"narrow\">")
+                .append(Encode.forHtml(words.text("uptime.days_ago", Math.min(days, 30))))
+                .append("</span><span class=\"uptime-percent\">")
+                .append(Encode.forHtml(
+                        report.uptime().isPresent()
+                                ? words.text("uptime.percent", PageText.percent(report.uptime(), words))
+                                : PageText.percent(report.uptime(), words)))
+                .append("</span><span>")
+                .append(Encode.forHtml(words.text("uptime.today")))
+                .append("</span></p>\n</div>\n");
     }
 
     /** A short class per day's worst status (status.css colours it): bars are the bulk of the page. */
@@ -60,12 +64,9 @@ final class UptimeBars {
     }
 
     /** The text alternative: the period's uptime, then the worst days. */
-    static String description(UptimeReport report) {
-        StringBuilder text = new StringBuilder("Uptime over the last ")
-                .append(report.days().size())
-                .append(" days: ")
-                .append(PageText.percent(report.uptime()))
-                .append(".");
+    static String description(UptimeReport report, Messages words) {
+        StringBuilder text = new StringBuilder(
+                words.text("uptime.description", report.days().size(), PageText.percent(report.uptime(), words)));
         List<UptimeReport.Day> trouble = report.days().stream()
                 .filter(day -> day.worst().isPresent()
                         && day.worst().get().severity() > ServiceStatus.UNDER_MAINTENANCE.severity())
@@ -73,21 +74,29 @@ final class UptimeBars {
                         (UptimeReport.Day day) -> day.uptime().orElse(1.0)))
                 .toList();
         if (trouble.isEmpty()) {
-            return text.append(" No outages.").toString();
+            return text.append(' ').append(words.text("uptime.no_outages")).toString();
         }
-        text.append(" Days with trouble: ");
+        StringBuilder days = new StringBuilder();
         for (int i = 0; i < Math.min(trouble.size(), MAX_DAYS_DESCRIBED); i++) {
             UptimeReport.Day day = trouble.get(i);
-            text.append(i == 0 ? "" : "; ")
-                    .append(PageText.date(day.date()))
+            days.append(i == 0 ? "" : "; ")
+                    .append(PageText.date(day.date(), words))
                     .append(", ")
-                    .append(StatusWords.of(day.worst().orElseThrow()).label().toLowerCase(Locale.ROOT))
+                    .append(inSentence(
+                            StatusWords.of(day.worst().orElseThrow(), words).label(), words))
                     .append(", ")
-                    .append(PageText.percent(day.uptime()));
+                    .append(PageText.percent(day.uptime(), words));
         }
         if (trouble.size() > MAX_DAYS_DESCRIBED) {
-            text.append("; and ").append(trouble.size() - MAX_DAYS_DESCRIBED).append(" more");
+            days.append("; ").append(words.text("uptime.more", trouble.size() - MAX_DAYS_DESCRIBED));
         }
-        return text.append(".").toString();
+        return text.append(' ').append(words.text("uptime.trouble", days)).toString();
+    }
+
+    /** English writes a status inside a sentence in lower case; German keeps its nouns capitalised. */
+    private static String inSentence(String label, Messages words) {
+        return words.language() == Language.DE
+                ? label
+                : label.toLowerCase(words.language().locale());
     }
 }

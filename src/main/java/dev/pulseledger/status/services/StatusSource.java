@@ -10,7 +10,9 @@ public record StatusSource(Kind kind, Optional<String> id) {
     public enum Kind {
         OPERATOR,
         INCIDENT,
-        MAINTENANCE;
+        MAINTENANCE,
+        UPSTREAM,
+        HEARTBEAT;
 
         public String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -22,6 +24,12 @@ public record StatusSource(Kind kind, Optional<String> id) {
     }
 
     public static final StatusSource OPERATOR = new StatusSource(Kind.OPERATOR, Optional.empty());
+
+    /** The status page a service follows (CONTRACT §16). */
+    public static final StatusSource UPSTREAM = new StatusSource(Kind.UPSTREAM, Optional.empty());
+
+    /** A heartbeat missed, or back (CONTRACT §16). */
+    public static final StatusSource HEARTBEAT = new StatusSource(Kind.HEARTBEAT, Optional.empty());
 
     public static StatusSource incident(String incidentId) {
         return new StatusSource(Kind.INCIDENT, Optional.of(incidentId));

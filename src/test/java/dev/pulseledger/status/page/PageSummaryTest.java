@@ -2,6 +2,8 @@ package dev.pulseledger.status.page;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.pulseledger.i18n.Language;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceStatus;
 import java.time.Instant;
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class PageSummaryTest {
     @Test
     void everyServiceOperationalIsAllSystemsOperational() {
-        PageSummary summary = PageSummary.of(services(ServiceStatus.OPERATIONAL, ServiceStatus.OPERATIONAL));
+        PageSummary summary = summary(services(ServiceStatus.OPERATIONAL, ServiceStatus.OPERATIONAL));
         assertThat(summary.headline()).isEqualTo("All systems operational");
         assertThat(summary.detail()).isEqualTo("Every service is running normally.");
         assertThat(summary.tone()).isEqualTo("operational");
@@ -21,7 +23,7 @@ class PageSummaryTest {
 
     @Test
     void theGravestStatusLeadsAndAffectedServicesAreCounted() {
-        PageSummary summary = PageSummary.of(services(
+        PageSummary summary = summary(services(
                 ServiceStatus.OPERATIONAL,
                 ServiceStatus.UNDER_MAINTENANCE,
                 ServiceStatus.PARTIAL_OUTAGE,
@@ -30,20 +32,20 @@ class PageSummaryTest {
         assertThat(summary.detail()).isEqualTo("3 of 4 services are not fully operational.");
         assertThat(summary.tone()).isEqualTo("partial-outage");
 
-        assertThat(PageSummary.of(services(ServiceStatus.MAJOR_OUTAGE, ServiceStatus.PARTIAL_OUTAGE))
+        assertThat(summary(services(ServiceStatus.MAJOR_OUTAGE, ServiceStatus.PARTIAL_OUTAGE))
                         .headline())
                 .isEqualTo("Major outage");
-        assertThat(PageSummary.of(services(ServiceStatus.UNKNOWN, ServiceStatus.OPERATIONAL))
+        assertThat(summary(services(ServiceStatus.UNKNOWN, ServiceStatus.OPERATIONAL))
                         .detail())
                 .isEqualTo("1 of 2 services is not fully operational.");
-        assertThat(PageSummary.of(services(ServiceStatus.UNDER_MAINTENANCE, ServiceStatus.UNKNOWN))
+        assertThat(summary(services(ServiceStatus.UNDER_MAINTENANCE, ServiceStatus.UNKNOWN))
                         .headline())
                 .isEqualTo("Maintenance in progress");
     }
 
     @Test
     void noServicesSaysSo() {
-        assertThat(PageSummary.of(List.of()).headline()).isEqualTo("No services listed yet");
+        assertThat(summary(List.of()).headline()).isEqualTo("No services listed yet");
     }
 
     private static List<Service> services(ServiceStatus... statuses) {
@@ -59,5 +61,9 @@ class PageSummaryTest {
                         Instant.EPOCH,
                         Optional.empty()))
                 .toList();
+    }
+
+    private static PageSummary summary(List<Service> services) {
+        return PageSummary.of(services, Messages.of("status", Language.EN));
     }
 }
