@@ -6,6 +6,7 @@ import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.support.Axe;
 import dev.pulseledger.support.Browser;
 import dev.pulseledger.support.RoutePaths;
+import dev.pulseledger.support.SkippingClock;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import dev.pulseledger.support.Waiting;
@@ -57,8 +58,10 @@ class ConsoleEveryPageTest {
     static void start() {
         browser = Browser.start(true);
         receiver = WebhookReceiver.start();
-        node = TestNode.start(TestStore.SQLITE.newDatabaseUrl(), "--events-poll-ms", "50");
+        SkippingClock clock = new SkippingClock();
+        node = TestNode.start(TestStore.SQLITE.newDatabaseUrl(), clock, "--events-poll-ms", "50");
         ids.putAll(ConsoleFixtures.oneOfEach(node, receiver));
+        ConsoleFixtures.draftIncidents(node, clock, 4);
     }
 
     @AfterAll

@@ -2,8 +2,10 @@ package dev.pulseledger.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
+import dev.pulseledger.support.SkippingClock;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.Waiting;
 import dev.pulseledger.support.WebhookReceiver;
@@ -16,7 +18,7 @@ import java.util.Map;
 /**
  * One of everything a console path can name (an account with a key, a spend and a reservation, a webhook with a
  * delivery, an open incident, two scheduled maintenance windows, a plan, a service, a service group), by the name
- * of the path parameter that takes its id.
+ * of the path parameter that takes its id; and, for tests that ask, a draft incident.
  */
 final class ConsoleFixtures {
     private ConsoleFixtures() {}
@@ -105,5 +107,31 @@ final class ConsoleFixtures {
         }
         ids.put("groupId", "core");
         return ids;
+    }
+
+    /**
+     * Draft incidents, opened the only way one is: each a heartbeat of a service of its own ({@code job-1}, …)
+     * that goes silent past its grace (the clock skips it), so the incidents page shows publish and discard
+     * forms. A page walk that publishes and discards, each twice, needs four.
+     */
+    static void draftIncidents(TestNode node, SkippingClock clock, int count) {
+        Api admin = node.admin();
+        for (int i = 1; i <= count; i++) {
+            String serviceId = "job-" + i;
+            admin.put("/admin/services/" + serviceId, Map.of("name", "Job " + i, "status", "operational"));
+            assertThat(admin.post(
+                                    "/admin/services/" + serviceId + "/heartbeat",
+                                    Map.of("graceSeconds", 10, "statusWhenMissed", "major_outage"))
+                            .status())
+                    .isEqualTo(201);
+        }
+        clock.skip(Duration.ofSeconds(11));
+        Waiting.until("each missed heartbeat opens a draft", () -> {
+            int drafts = 0;
+            for (JsonNode incident : admin.get("/admin/incidents").json().get("data")) {
+                drafts += incident.get("draft").asBoolean() ? 1 : 0;
+            }
+            return drafts == count;
+        });
     }
 }
