@@ -15,12 +15,12 @@ import java.util.Optional;
 /** SQL for plans. */
 public final class PlanStore {
     private static final String COLUMNS =
-            "id, name, description, allowance, period, rollover, rate_limit_per_minute, created_at, updated_at";
+            "id, name, description, allowance, period, rollover, rate_limit_per_minute, created_at, updated_at, pools";
     private static final String INSERT =
-            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     private static final String UPDATE =
             "UPDATE plans SET name = ?, description = ?, allowance = ?, period = ?, rollover = ?,"
-                    + " rate_limit_per_minute = ?, updated_at = ? WHERE id = ?";
+                    + " rate_limit_per_minute = ?, updated_at = ?, pools = ? WHERE id = ?";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM plans ORDER BY id";
     private static final int MAX_PLANS_LISTED = 1000;
@@ -46,6 +46,7 @@ public final class PlanStore {
                 Rows.setOptionalLong(ps, 7, plan.rateLimitPerMinute());
                 ps.setLong(8, plan.createdAt().toEpochMilli());
                 ps.setLong(9, plan.updatedAt().toEpochMilli());
+                ps.setString(10, Pools.encodePlanPools(plan.pools()));
                 return ps.executeUpdate() == 1;
             }
         });
@@ -62,7 +63,8 @@ public final class PlanStore {
                 ps.setLong(5, plan.rollover());
                 Rows.setOptionalLong(ps, 6, plan.rateLimitPerMinute());
                 ps.setLong(7, plan.updatedAt().toEpochMilli());
-                ps.setString(8, plan.id());
+                ps.setString(8, Pools.encodePlanPools(plan.pools()));
+                ps.setString(9, plan.id());
                 if (ps.executeUpdate() != 1) {
                     return false;
                 }
@@ -110,6 +112,7 @@ public final class PlanStore {
                 rs.getLong("rollover"),
                 Rows.optionalLong(rs, "rate_limit_per_minute"),
                 Rows.instant(rs, "created_at"),
-                Rows.instant(rs, "updated_at"));
+                Rows.instant(rs, "updated_at"),
+                Pools.decodePlanPools(rs.getString("pools")));
     }
 }

@@ -78,7 +78,8 @@ final class DemoSeed {
                     0,
                     Optional.empty(),
                     now,
-                    now));
+                    now,
+                    Map.of()));
             seedServices(services, now);
             seedStatusPage(status.incidents(), status.maintenances(), now);
         }

@@ -70,7 +70,9 @@ final class PlanPages {
             view.notFound(res, session);
             return;
         }
-        Optional<Plan> updated = plan(current.get().id(), form, current.get().createdAt(), clock.instant());
+        // The console's form has no pools: the plan keeps the ones it has.
+        Optional<Plan> updated = plan(current.get().id(), form, current.get().createdAt(), clock.instant())
+                .map(plan -> plan.withPools(current.get().pools()));
         if (updated.isPresent() && plans.update(updated.get())) {
             ConsoleGuard.redirect(res, "/console/plans?done=updated");
             return;
@@ -104,7 +106,8 @@ final class PlanPages {
                 rollover.orElse(0L),
                 rateLimit,
                 createdAt,
-                updatedAt));
+                updatedAt,
+                Map.of()));
     }
 
     private void show(ServerResponse res, Session session, int status, Form form, String failedPlan, String done) {

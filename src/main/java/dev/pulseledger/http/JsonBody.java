@@ -160,6 +160,30 @@ public final class JsonBody {
         return items;
     }
 
+    /**
+     * An optional object of at most {@code maxEntries} objects, each with only the {@code allowed} fields,
+     * by name; empty when absent or null.
+     */
+    public Optional<Map<String, JsonBody>> optionalObjectMap(String field, int maxEntries, Set<String> allowed) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isObject() || value.size() > maxEntries) {
+            throw ProblemException.invalidField(field, "must be an object of at most " + maxEntries + " entries");
+        }
+        Map<String, JsonBody> entries = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : value.properties()) {
+            entries.put(
+                    entry.getKey(),
+                    new JsonBody(value)
+                            .optionalObject(entry.getKey(), allowed)
+                            .orElseThrow(() ->
+                                    ProblemException.invalidField(field + "." + entry.getKey(), "must be an object")));
+        }
+        return Optional.of(entries);
+    }
+
     /** An optional object of at most {@code maxEntries} string values, each at most {@code maxLength} long. */
     public Optional<Map<String, String>> optionalStringMap(String field, int maxEntries, int maxLength) {
         JsonNode value = node.get(field);
