@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * A subscription plan: {@code allowance} tokens granted each {@code period}, of which at most
  * {@code rollover} unused ones carry into the next period; {@code rateLimitPerMinute} caps requests per
- * caller key when present.
+ * caller key when present; {@code sla} promises credits when its services' uptime falls short (§13).
  */
 public record Plan(
         String id,
@@ -16,6 +16,7 @@ public record Plan(
         PlanPeriod period,
         long rollover,
         Optional<Long> rateLimitPerMinute,
+        Optional<SlaTerms> sla,
         Instant createdAt,
         Instant updatedAt) {
 

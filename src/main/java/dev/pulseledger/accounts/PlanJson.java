@@ -2,6 +2,7 @@ package dev.pulseledger.accounts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pulseledger.http.Times;
+import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +20,7 @@ public record PlanJson(
         long rollover,
         @Nullable Long monthlyTokens,
         @Nullable Long rateLimitPerMinute,
+        @Nullable SlaJson sla,
         String createdAt,
         String updatedAt,
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable PeriodBody currentPeriod) {
@@ -33,6 +35,7 @@ public record PlanJson(
                 plan.rollover(),
                 plan.period() == PlanPeriod.MONTH ? plan.allowance() : null,
                 plan.rateLimitPerMinute().orElse(null),
+                plan.sla().map(SlaJson::of).orElse(null),
                 Times.format(plan.createdAt()),
                 Times.format(plan.updatedAt()),
                 null);
@@ -50,10 +53,25 @@ public record PlanJson(
                 body.rollover(),
                 body.monthlyTokens(),
                 body.rateLimitPerMinute(),
+                body.sla(),
                 body.createdAt(),
                 body.updatedAt(),
                 PeriodBody.of(currentPeriod));
     }
+
+    /** A plan's SLA as the API shows it: {@code {"services", "tiers": [{"below", "creditPercent"}]}}. */
+    public record SlaJson(List<String> services, List<TierJson> tiers) {
+        public static SlaJson of(SlaTerms sla) {
+            return new SlaJson(
+                    sla.services(),
+                    sla.tiers().stream()
+                            .map(t -> new TierJson(t.below(), t.creditPercent()))
+                            .toList());
+        }
+    }
+
+    /** One SLA tier. */
+    public record TierJson(double below, int creditPercent) {}
 
     /** An account's period: {@code start} inclusive, {@code end} exclusive. */
     public record PeriodBody(String start, String end) {

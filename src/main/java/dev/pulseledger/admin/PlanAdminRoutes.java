@@ -21,9 +21,17 @@ import java.util.Set;
 /** Operator API for plans (CONTRACT §4). */
 public final class PlanAdminRoutes {
     private static final Set<String> CREATE_FIELDS = Set.of(
-            "id", "name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute");
-    private static final Set<String> UPDATE_FIELDS =
-            Set.of("name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute");
+            "id",
+            "name",
+            "description",
+            "allowance",
+            "period",
+            "rollover",
+            "monthlyTokens",
+            "rateLimitPerMinute",
+            "sla");
+    private static final Set<String> UPDATE_FIELDS = Set.of(
+            "name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute", "sla");
     public static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
 
     private final PlanStore plans;
@@ -45,6 +53,7 @@ public final class PlanAdminRoutes {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
         Instant now = clock.instant();
         Plan plan = plan(body.requiredSlug("id"), body, now, now);
+        refuseUnknownServices(plan);
         if (!plans.create(plan)) {
             throw new ProblemException(ProblemCode.PLAN_EXISTS, "A plan with id '" + plan.id() + "' exists already.");
         }
@@ -66,6 +75,7 @@ public final class PlanAdminRoutes {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), UPDATE_FIELDS);
         Plan current = plans.find(planId).orElseThrow(PlanAdminRoutes::notFound);
         Plan updated = plan(planId, body, current.createdAt(), clock.instant());
+        refuseUnknownServices(updated);
         if (!plans.update(updated)) {
             throw notFound();
         }
@@ -96,8 +106,18 @@ public final class PlanAdminRoutes {
                 period,
                 body.optionalLong("rollover", 0, Plan.MAX_ALLOWANCE).orElse(0L),
                 body.optionalLong("rateLimitPerMinute", 1, MAX_RATE_LIMIT_PER_MINUTE),
+                SlaField.read(body),
                 createdAt,
                 updatedAt);
+    }
+
+    private void refuseUnknownServices(Plan plan) {
+        plan.sla().map(sla -> plans.unknownServices(sla.services())).ifPresent(unknown -> {
+            if (!unknown.isEmpty()) {
+                throw ProblemException.invalidField(
+                        "sla.services", "names a service that does not exist: " + unknown.getFirst());
+            }
+        });
     }
 
     private static ProblemException notFound() {

@@ -52,9 +52,8 @@ public record EventsModule(WebhookStore webhooks, Outbox outbox, EventFeed feed,
                 settings.heartbeatInterval(),
                 config.serverLimits().maxConcurrentRequests() / 2,
                 metrics);
-        new PulseStreamRoutes(access, streams).register(routes);
+        new PulseStreamRoutes(streams).register(routes);
         new AccountStreamRoutes(
-                        access,
                         streams,
                         accountId -> history.latest(accountId)
                                 .map(head ->

@@ -84,7 +84,6 @@ public record LedgerModule(
     /** The callers' routes: spending, reservations and usage. */
     public void registerApi(RouteTable routes, AccessModule access, PrometheusMeterRegistry metrics, Clock clock) {
         new TokenRoutes(
-                        access.access(),
                         writer,
                         balances,
                         new SpendingQueries(db.main()),
@@ -94,8 +93,8 @@ public record LedgerModule(
                         history,
                         clock)
                 .register(routes);
-        new ReservationRoutes(access.access(), writer, reservations).register(routes);
-        new UsageRoutes(access.access(), history, clock).register(routes);
+        new ReservationRoutes(writer, reservations).register(routes);
+        new UsageRoutes(history, clock).register(routes);
     }
 
     /** The admin routes that change an account's balance or hold. */

@@ -1,6 +1,5 @@
 package dev.pulseledger.ledger.web;
 
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -35,12 +34,10 @@ public final class ReservationRoutes {
     private static final Set<String> RESERVE_FIELDS = Set.of("amount", "expiresInSeconds");
     private static final Set<String> SETTLE_FIELDS = Set.of("amount");
 
-    private final Access access;
     private final LedgerWriter ledger;
     private final ReservationQueries reservations;
 
-    public ReservationRoutes(Access access, LedgerWriter ledger, ReservationQueries reservations) {
-        this.access = access;
+    public ReservationRoutes(LedgerWriter ledger, ReservationQueries reservations) {
         this.ledger = ledger;
         this.reservations = reservations;
     }
@@ -54,7 +51,7 @@ public final class ReservationRoutes {
     }
 
     private void reserve(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), RESERVE_FIELDS);
         long amount = body.requiredLong("amount", SpendRequest.MIN_AMOUNT, SpendRequest.MAX_AMOUNT);
         long seconds =
@@ -84,7 +81,7 @@ public final class ReservationRoutes {
     }
 
     private void settle(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         Optional<Long> amount = Requests.optionalJsonBody(req)
                 .flatMap(
@@ -112,7 +109,7 @@ public final class ReservationRoutes {
     }
 
     private void release(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         if (!RESERVATION_ID.matcher(id).matches()) {
             throw notFound();
@@ -126,7 +123,7 @@ public final class ReservationRoutes {
 
     /** One reservation; one whose expiry has come is expired first, so a read never shows it held. */
     private void get(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         if (!RESERVATION_ID.matcher(id).matches()) {
             throw notFound();
@@ -140,7 +137,7 @@ public final class ReservationRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Responses.ok(res, page(req, reservations, ledger, caller.accountId()));
     }
 
