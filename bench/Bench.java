@@ -9,7 +9,7 @@ import java.nio.file.Files;
  *
  * <p>Run it with {@code bench/run.sh [options]}; {@code --help} lists the options. The other files
  * here, one job each: {@code Options} (the command line), {@code StoreRun} (every case on one store),
- * {@code ScaleRun} (the scale case), {@code Subject} (one jar under test with its database), {@code Seed}
+ * {@code ScaleRun} (the scale case), {@code ReplicaRun} and {@code ReplicaCluster} (the read-replica case), {@code Subject} (one jar under test with its database), {@code Seed}
  * (the bench data), {@code LockedAccount} (the others' spends while one account is locked from outside),
  * {@code Server} (the server process), {@code Wrk} (the load), {@code Postgres} (the databases and the pgbench
  * baseline), {@code Cpu} and {@code Machine} (what was used and on what), {@code Processes} (running
@@ -35,6 +35,9 @@ public final class Bench {
         }
         if (options.wants("scale")) {
             new ScaleRun(options, report).run();
+        }
+        if (options.wants("replica")) {
+            new ReplicaRun(options, report).run();
         }
         report.loadAfter = Machine.loadAverage();
         String text = report.render(options);

@@ -54,6 +54,15 @@ record Cpu(long serverPid, Optional<String> database) {
         return new Snapshot(ticks(serverPid), backends);
     }
 
+    /** As {@link #ticks}, or 0 for a process that has ended. */
+    static long ticksOrZero(long pid) {
+        try {
+            return ticks(pid);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     /** utime + stime, fields 14 and 15 of /proc/PID/stat (counted after the command's closing parenthesis). */
     private static long ticks(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));

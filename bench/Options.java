@@ -33,7 +33,7 @@ record Options(
                     "reserve-settle", "mixed");
     static final List<String> ALL_CASES =
             List.of("live", "balance", "pulse", "spend-hot", "spend-spread", "naive", "locked",
-                    "reserve-settle", "mixed", "scale");
+                    "reserve-settle", "mixed", "scale", "replica");
 
     static Options parse(String[] args) {
         Map<String, String> given = new LinkedHashMap<>();
@@ -128,7 +128,11 @@ record Options(
                                        reads, 5 % reverts of the caller's own spendings), per operation;
                                        locked (PostgreSQL): 7 accounts' spends before and while an
                                        outside session holds an 8th account's row lock;
-                                       scale (PostgreSQL, on its own: see --scale-accounts; ~25 min at 1M)
+                                       scale (PostgreSQL, on its own: see --scale-accounts; ~25 min at 1M);
+                                       replica (on its own, ~6 min at 5 rounds): a primary and a streaming
+                                       replica made with initdb and pg_basebackup; pulse, incidents, uptime
+                                       and usage read on 2 nodes without and 2 nodes with
+                                       --read-database-url, with the primary's CPU per read
                   --accounts N         accounts of the spread case (default 10000)
                   --pg-host H --pg-port P --pg-user U   PostgreSQL server (default PGHOST/PGPORT/PGUSER
                                        or 127.0.0.1:5432 postgres); a fresh database is made and dropped

@@ -209,7 +209,7 @@ final class Report {
                     summary.statusesText(),
                     costText(middle)));
         }
-        md.append("\nTargets (issues 10 and 46), as ratios within this run:\n\n");
+        md.append("\nTargets (issues 10, 44 and 46), as ratios within this run:\n\n");
         int most = options.connections().stream().max(Integer::compare).orElse(0);
         String spread = "spend, " + options.accounts() + " accounts";
         versusNaive(md, SPEND_HOT, "pgbench naive, hot account", most, 15);
@@ -293,7 +293,7 @@ final class Report {
                 });
             }
         }
-        targets.forEach(target -> md.append("- PostgreSQL, one account locked: ").append(target).append('\n'));
+        targets.forEach(target -> md.append("- ").append(target).append('\n'));
         md.append("\nChecks after the run:\n\n");
         checks.forEach(check -> md.append("- ").append(check).append('\n'));
         return md.toString();

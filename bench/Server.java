@@ -30,6 +30,12 @@ final class Server implements AutoCloseable {
 
     /** Starts {@code jar} on {@code url}; its log goes to {@code <name>-server.log} in {@code folder}. */
     static Server start(Options options, Path jar, String url, Path folder, String name) throws Exception {
+        return start(options, jar, url, folder, name, List.of());
+    }
+
+    /** As above, with more flags of {@code serve} (shown in the output as given). */
+    static Server start(Options options, Path jar, String url, Path folder, String name, List<String> flags)
+            throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -43,6 +49,7 @@ final class Server implements AutoCloseable {
                     + folder.resolve(name + ".jfr").toAbsolutePath());
         }
         command.addAll(List.of("-jar", jar.toString(), "serve", "--port", Integer.toString(port)));
+        command.addAll(flags);
         System.out.println("  server: " + String.join(" ", command) + " --database-url <fresh database> --admin-key <generated>");
         command.addAll(List.of("--database-url", url, "--admin-key", adminKey));
         Process process = new ProcessBuilder(command)
@@ -101,6 +108,34 @@ final class Server implements AutoCloseable {
                 throw new IllegalStateException("PUT service failed: " + response.statusCode() + " " + response.body());
             }
         }
+    }
+
+    /** Opens an incident on one service through the operator API. */
+    void openIncident(String title, String serviceId) throws IOException, InterruptedException {
+        String body = String.format(
+                Locale.ROOT,
+                "{\"title\":\"%s\",\"impact\":\"minor\",\"status\":\"investigating\",\"message\":\"Looking"
+                        + " into it.\",\"services\":{\"%s\":\"degraded_performance\"}}",
+                title,
+                serviceId);
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/admin/incidents"))
+                .header("X-ApiKey", adminKey)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+        if (response.statusCode() != 201) {
+            throw new IllegalStateException("POST incident failed: " + response.statusCode() + " " + response.body());
+        }
+    }
+
+    /** The sum of a Prometheus metric's series whose line starts with {@code nameAndLabels} (e.g. {@code x{a="b"}). */
+    double metricSum(String nameAndLabels) throws IOException, InterruptedException {
+        double sum = 0;
+        for (String line : send(HttpRequest.newBuilder(uri("/metrics")).GET()).body().lines().toList()) {
+            if (line.startsWith(nameAndLabels)) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
     }
 
     /** The Content-Encoding of the pulse feed as sent to the caller key when it accepts gzip ("" when none). */

@@ -192,7 +192,7 @@ final class StoreRun {
             subject.countHot(locked, LockedAccount.LOCKED_CONNECTIONS);
         }
         subject.hotSpends.answered++; // the spend that found the lock gone
-        LockedAccount.summary(runs).forEach(report::target);
+        LockedAccount.summary(runs).forEach(text -> report.target("PostgreSQL, one account locked: " + text));
         report.check(
                 runs.othersLocked().count(201) == runs.othersLocked().requests()
                         && runs.othersLocked().errors() == 0,

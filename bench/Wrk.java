@@ -102,6 +102,25 @@ final class Wrk {
             long requests,
             long non2xx,
             Map<Integer, Long> statuses) {
+        /**
+         * Runs made at the same time against several servers, as one: requests, rates and statuses added up,
+         * the slowest run's latencies.
+         */
+        static Run together(List<Run> runs) {
+            Map<Integer, Long> statuses = new TreeMap<>();
+            runs.forEach(run -> run.statuses().forEach((status, count) -> statuses.merge(status, count, Long::sum)));
+            return new Run(
+                    runs.stream().mapToDouble(Run::seconds).max().orElse(0),
+                    runs.stream().mapToDouble(Run::requestsPerSecond).sum(),
+                    runs.stream().mapToLong(Run::p50Micros).max().orElse(0),
+                    runs.stream().mapToLong(Run::p99Micros).max().orElse(0),
+                    runs.stream().mapToLong(Run::maxMicros).max().orElse(0),
+                    runs.stream().mapToLong(Run::errors).sum(),
+                    runs.stream().mapToLong(Run::requests).sum(),
+                    runs.stream().mapToLong(Run::non2xx).sum(),
+                    statuses);
+        }
+
         long count(int status) {
             return statuses.getOrDefault(status, 0L);
         }

@@ -68,7 +68,7 @@ public final class Application implements AutoCloseable {
 
     private static Application build(Config config, PrintStream console, Clock clock, StartedParts parts) {
         WebModule web = WebModule.prepare(config);
-        PrometheusMeterRegistry metrics = NodeMetrics.create();
+        PrometheusMeterRegistry metrics = NodeMetrics.create(BuildInfo.version());
         parts.add("metrics", metrics, metrics::close);
         parts.add("garbage collection metrics", new JvmGcMetrics()).bindTo(metrics);
         Modules modules = Modules.build(config, console, clock, metrics, parts);

@@ -9,8 +9,8 @@ import java.util.TreeMap;
 /**
  * A subscription plan: {@code allowance} tokens granted each {@code period}, of which at most
  * {@code rollover} unused ones carry into the next period; {@code rateLimitPerMinute} caps requests per
- * caller key when present. The allowance is the {@code default} pool's; {@code pools} grants in named
- * pools (CONTRACT §14).
+ * caller key when present; {@code sla} promises credits when its services' uptime falls short (§13). The
+ * allowance is the {@code default} pool's; {@code pools} grants in named pools (CONTRACT §14).
  */
 public record Plan(
         String id,
@@ -20,6 +20,7 @@ public record Plan(
         PlanPeriod period,
         long rollover,
         Optional<Long> rateLimitPerMinute,
+        Optional<SlaTerms> sla,
         Instant createdAt,
         Instant updatedAt,
         Map<String, PoolAllowance> pools) {
@@ -34,6 +35,16 @@ public record Plan(
     /** The same plan granting in {@code pools} instead. */
     public Plan withPools(Map<String, PoolAllowance> newPools) {
         return new Plan(
-                id, name, description, allowance, period, rollover, rateLimitPerMinute, createdAt, updatedAt, newPools);
+                id,
+                name,
+                description,
+                allowance,
+                period,
+                rollover,
+                rateLimitPerMinute,
+                sla,
+                createdAt,
+                updatedAt,
+                newPools);
     }
 }

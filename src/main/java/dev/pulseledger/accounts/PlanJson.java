@@ -2,6 +2,7 @@ package dev.pulseledger.accounts;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pulseledger.http.Times;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -20,6 +21,7 @@ public record PlanJson(
         long rollover,
         @Nullable Long monthlyTokens,
         @Nullable Long rateLimitPerMinute,
+        @Nullable SlaJson sla,
         String createdAt,
         String updatedAt,
         Map<String, PoolAllowance> pools,
@@ -35,6 +37,7 @@ public record PlanJson(
                 plan.rollover(),
                 plan.period() == PlanPeriod.MONTH ? plan.allowance() : null,
                 plan.rateLimitPerMinute().orElse(null),
+                plan.sla().map(SlaJson::of).orElse(null),
                 Times.format(plan.createdAt()),
                 Times.format(plan.updatedAt()),
                 plan.pools(),
@@ -53,11 +56,26 @@ public record PlanJson(
                 body.rollover(),
                 body.monthlyTokens(),
                 body.rateLimitPerMinute(),
+                body.sla(),
                 body.createdAt(),
                 body.updatedAt(),
                 body.pools(),
                 PeriodBody.of(currentPeriod));
     }
+
+    /** A plan's SLA as the API shows it: {@code {"services", "tiers": [{"below", "creditPercent"}]}}. */
+    public record SlaJson(List<String> services, List<TierJson> tiers) {
+        public static SlaJson of(SlaTerms sla) {
+            return new SlaJson(
+                    sla.services(),
+                    sla.tiers().stream()
+                            .map(t -> new TierJson(t.below(), t.creditPercent()))
+                            .toList());
+        }
+    }
+
+    /** One SLA tier. */
+    public record TierJson(double below, int creditPercent) {}
 
     /** An account's period: {@code start} inclusive, {@code end} exclusive. */
     public record PeriodBody(String start, String end) {

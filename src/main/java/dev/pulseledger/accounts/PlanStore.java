@@ -15,14 +15,16 @@ import java.util.Optional;
 /** SQL for plans. */
 public final class PlanStore {
     private static final String COLUMNS =
-            "id, name, description, allowance, period, rollover, rate_limit_per_minute, created_at, updated_at, pools";
+            "id, name, description, allowance, period, rollover, rate_limit_per_minute, sla, created_at, updated_at,"
+                    + " pools";
     private static final String INSERT =
-            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     private static final String UPDATE =
             "UPDATE plans SET name = ?, description = ?, allowance = ?, period = ?, rollover = ?,"
-                    + " rate_limit_per_minute = ?, updated_at = ?, pools = ? WHERE id = ?";
+                    + " rate_limit_per_minute = ?, sla = ?, updated_at = ?, pools = ? WHERE id = ?";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM plans ORDER BY id";
+    private static final String SELECT_SERVICE = "SELECT 1 FROM services WHERE id = ?";
     private static final int MAX_PLANS_LISTED = 1000;
 
     private final Database database;
@@ -44,9 +46,10 @@ public final class PlanStore {
                 ps.setString(5, plan.period().wire());
                 ps.setLong(6, plan.rollover());
                 Rows.setOptionalLong(ps, 7, plan.rateLimitPerMinute());
-                ps.setLong(8, plan.createdAt().toEpochMilli());
-                ps.setLong(9, plan.updatedAt().toEpochMilli());
-                ps.setString(10, Pools.encodePlanPools(plan.pools()));
+                ps.setString(8, plan.sla().map(SlaTerms::toText).orElse(null));
+                ps.setLong(9, plan.createdAt().toEpochMilli());
+                ps.setLong(10, plan.updatedAt().toEpochMilli());
+                ps.setString(11, Pools.encodePlanPools(plan.pools()));
                 return ps.executeUpdate() == 1;
             }
         });
@@ -62,9 +65,10 @@ public final class PlanStore {
                 ps.setString(4, plan.period().wire());
                 ps.setLong(5, plan.rollover());
                 Rows.setOptionalLong(ps, 6, plan.rateLimitPerMinute());
-                ps.setLong(7, plan.updatedAt().toEpochMilli());
-                ps.setString(8, Pools.encodePlanPools(plan.pools()));
-                ps.setString(9, plan.id());
+                ps.setString(7, plan.sla().map(SlaTerms::toText).orElse(null));
+                ps.setLong(8, plan.updatedAt().toEpochMilli());
+                ps.setString(9, Pools.encodePlanPools(plan.pools()));
+                ps.setString(10, plan.id());
                 if (ps.executeUpdate() != 1) {
                     return false;
                 }
@@ -85,6 +89,24 @@ public final class PlanStore {
                 return rs.next() ? Optional.of(plan(rs)) : Optional.empty();
             }
         }
+    }
+
+    /** Those of {@code serviceIds} that name no service, in their order. */
+    public List<String> unknownServices(List<String> serviceIds) {
+        return database.read(connection -> {
+            List<String> unknown = new ArrayList<>();
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_SERVICE)) {
+                for (String id : serviceIds) {
+                    ps.setString(1, id);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) {
+                            unknown.add(id);
+                        }
+                    }
+                }
+            }
+            return unknown;
+        });
     }
 
     public List<Plan> list() {
@@ -111,6 +133,7 @@ public final class PlanStore {
                 PlanPeriod.fromWire(rs.getString("period")).orElseThrow(),
                 rs.getLong("rollover"),
                 Rows.optionalLong(rs, "rate_limit_per_minute"),
+                Optional.ofNullable(rs.getString("sla")).map(SlaTerms::fromText),
                 Rows.instant(rs, "created_at"),
                 Rows.instant(rs, "updated_at"),
                 Pools.decodePlanPools(rs.getString("pools")));

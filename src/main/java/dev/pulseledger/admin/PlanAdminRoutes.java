@@ -34,9 +34,18 @@ public final class PlanAdminRoutes {
             "rollover",
             "monthlyTokens",
             "rateLimitPerMinute",
+            "sla",
             "pools");
     private static final Set<String> UPDATE_FIELDS = Set.of(
-            "name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute", "pools");
+            "name",
+            "description",
+            "allowance",
+            "period",
+            "rollover",
+            "monthlyTokens",
+            "rateLimitPerMinute",
+            "sla",
+            "pools");
     private static final Set<String> POOL_FIELDS = Set.of("allowance", "rollover");
     public static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
 
@@ -59,6 +68,7 @@ public final class PlanAdminRoutes {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
         Instant now = clock.instant();
         Plan plan = plan(body.requiredSlug("id"), body, now, now);
+        refuseUnknownServices(plan);
         if (!plans.create(plan)) {
             throw new ProblemException(ProblemCode.PLAN_EXISTS, "A plan with id '" + plan.id() + "' exists already.");
         }
@@ -80,6 +90,7 @@ public final class PlanAdminRoutes {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), UPDATE_FIELDS);
         Plan current = plans.find(planId).orElseThrow(PlanAdminRoutes::notFound);
         Plan updated = plan(planId, body, current.createdAt(), clock.instant());
+        refuseUnknownServices(updated);
         if (!plans.update(updated)) {
             throw notFound();
         }
@@ -110,6 +121,7 @@ public final class PlanAdminRoutes {
                 period,
                 body.optionalLong("rollover", 0, Plan.MAX_ALLOWANCE).orElse(0L),
                 body.optionalLong("rateLimitPerMinute", 1, MAX_RATE_LIMIT_PER_MINUTE),
+                SlaField.read(body),
                 createdAt,
                 updatedAt,
                 pools(body));
@@ -136,6 +148,15 @@ public final class PlanAdminRoutes {
                                     .orElse(0L)));
         }
         return pools;
+    }
+
+    private void refuseUnknownServices(Plan plan) {
+        plan.sla().map(sla -> plans.unknownServices(sla.services())).ifPresent(unknown -> {
+            if (!unknown.isEmpty()) {
+                throw ProblemException.invalidField(
+                        "sla.services", "names a service that does not exist: " + unknown.getFirst());
+            }
+        });
     }
 
     private static ProblemException notFound() {

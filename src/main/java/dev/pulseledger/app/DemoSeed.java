@@ -77,6 +77,7 @@ final class DemoSeed {
                     PlanPeriod.MONTH,
                     0,
                     Optional.empty(),
+                    Optional.empty(),
                     now,
                     now,
                     Map.of()));

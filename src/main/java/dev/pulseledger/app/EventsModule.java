@@ -52,8 +52,13 @@ public record EventsModule(WebhookStore webhooks, Outbox outbox, EventFeed feed,
                 settings.heartbeatInterval(),
                 config.serverLimits().maxConcurrentRequests() / 2,
                 metrics);
-        new PulseStreamRoutes(access, streams).register(routes);
-        new AccountStreamRoutes(access, streams, history).register(routes);
+        new PulseStreamRoutes(streams).register(routes);
+        new AccountStreamRoutes(
+                        streams,
+                        accountId -> history.latest(accountId)
+                                .map(head ->
+                                        new AccountStreamRoutes.NewestLine(head.sequence(), head.balance(), head.at())))
+                .register(routes);
     }
 
     public void registerAdmin(RouteTable routes, Clock clock) {

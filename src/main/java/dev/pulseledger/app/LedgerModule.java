@@ -7,6 +7,7 @@ import dev.pulseledger.admin.ReservationAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.Settings;
 import dev.pulseledger.events.Outbox;
+import dev.pulseledger.http.Json;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.ledger.db.LedgerStore;
 import dev.pulseledger.ledger.read.BalanceReader;
@@ -14,6 +15,7 @@ import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.ReservationQueries;
 import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.ledger.web.ReservationRoutes;
+import dev.pulseledger.ledger.web.TokenJson;
 import dev.pulseledger.ledger.web.TokenRoutes;
 import dev.pulseledger.ledger.web.UsageRoutes;
 import dev.pulseledger.ledger.write.BusyAccountLanes;
@@ -66,8 +68,12 @@ public record LedgerModule(
                         config.get(Settings.IDEMPOTENCY_RETENTION),
                         IdempotencyCleaner.DEFAULT_LIMITS));
         parts.startLater("idempotency cleaner", idempotencyCleaner::start);
-        BalanceReader balances =
-                parts.add("balance reader", new BalanceReader(db.main(), config.get(Settings.DB_STATEMENT_TIMEOUT)));
+        BalanceReader balances = parts.add(
+                "balance reader",
+                new BalanceReader(
+                        db.main(),
+                        config.get(Settings.DB_STATEMENT_TIMEOUT),
+                        view -> Json.bytes(TokenJson.balance(view))));
         ReservationQueries reservations = new ReservationQueries(db.main());
         Gauge.builder("pulseledger.reservations.held.tokens", reservations, ReservationQueries::heldTokens)
                 .description("Tokens held by live reservations, on every account and node")
@@ -78,7 +84,6 @@ public record LedgerModule(
     /** The callers' routes: spending, reservations and usage. */
     public void registerApi(RouteTable routes, AccessModule access, PrometheusMeterRegistry metrics, Clock clock) {
         new TokenRoutes(
-                        access.access(),
                         writer,
                         balances,
                         new SpendingQueries(db.main()),
@@ -88,8 +93,8 @@ public record LedgerModule(
                         history,
                         clock)
                 .register(routes);
-        new ReservationRoutes(access.access(), writer, reservations).register(routes);
-        new UsageRoutes(access.access(), history, clock).register(routes);
+        new ReservationRoutes(writer, reservations).register(routes);
+        new UsageRoutes(history, clock).register(routes);
     }
 
     /** The admin routes that change an account's balance or hold. */

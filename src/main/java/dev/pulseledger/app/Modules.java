@@ -49,12 +49,12 @@ public record Modules(
     /** Registers every route; a literal path and a template that could match it keep the order they had. */
     public void register(RouteTable routes, Config config, PrometheusMeterRegistry metrics, Clock clock) {
         new HealthRoutes(db.main(), metrics).register(routes);
-        status.registerPulse(routes, access.access());
+        status.registerPulse(routes);
         events.registerStreams(routes, config, access.access(), ledger.history(), metrics);
         ledger.registerApi(routes, access, metrics, clock);
         access.register(routes, clock);
         ledger.registerAdmin(routes, access, clock);
-        status.registerAdmin(routes, access.access(), clock);
+        status.registerAdmin(routes, clock);
         events.registerAdmin(routes, clock);
         subscribers.registerAdmin(routes, status, clock);
         ledger.registerLowBalanceAdmin(routes);

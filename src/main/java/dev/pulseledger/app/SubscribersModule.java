@@ -5,6 +5,7 @@ import dev.pulseledger.config.MailSettings;
 import dev.pulseledger.config.Settings;
 import dev.pulseledger.http.ClientAddresses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.incidents.NoticeSink;
 import dev.pulseledger.status.page.Branding;
 import dev.pulseledger.status.page.PageSection;
@@ -50,6 +51,7 @@ public record SubscribersModule(
                                             subscribers,
                                             mail.get(),
                                             config.get(Settings.STATUS_PAGE_NAME),
+                                            Messages.of("status", config.get(Settings.STATUS_LANGUAGE)),
                                             settings,
                                             clock,
                                             new SecureRandom(),

@@ -21,7 +21,7 @@ import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.ServerSettings;
 import dev.pulseledger.http.ServerTls;
 import dev.pulseledger.http.StrictTransportSecurity;
-import dev.pulseledger.http.UnreadBodyCloses;
+import dev.pulseledger.http.edge.UnreadBodyCloses;
 import dev.pulseledger.ratelimit.LocalRateLimiter;
 import dev.pulseledger.ratelimit.RateLimitFilter;
 import dev.pulseledger.ratelimit.RateLimiter;

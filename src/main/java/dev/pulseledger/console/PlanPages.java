@@ -3,6 +3,7 @@ package dev.pulseledger.console;
 import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.accounts.SlaTerms;
 import dev.pulseledger.admin.PlanAdminRoutes;
 import dev.pulseledger.console.ConsoleSessions.Session;
 import dev.pulseledger.http.JsonBody;
@@ -13,6 +14,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -53,7 +55,7 @@ final class PlanPages {
             form.error("id", "Use 1 to 63 lowercase letters, digits and dashes, starting with a letter or digit.");
         }
         Instant now = clock.instant();
-        Optional<Plan> plan = plan(id, form, now, now);
+        Optional<Plan> plan = plan(id, form, now, now).filter(p -> servicesExist(p, form));
         if (plan.isPresent()) {
             if (plans.create(plan.get())) {
                 ConsoleGuard.redirect(res, "/console/plans?done=created");
@@ -72,7 +74,8 @@ final class PlanPages {
         }
         // The console's form has no pools: the plan keeps the ones it has.
         Optional<Plan> updated = plan(current.get().id(), form, current.get().createdAt(), clock.instant())
-                .map(plan -> plan.withPools(current.get().pools()));
+                .map(plan -> plan.withPools(current.get().pools()))
+                .filter(p -> servicesExist(p, form));
         if (updated.isPresent() && plans.update(updated.get())) {
             ConsoleGuard.redirect(res, "/console/plans?done=updated");
             return;
@@ -94,6 +97,7 @@ final class PlanPages {
         Optional<Long> rollover = form.wholeNumber("rollover", 0, Plan.MAX_ALLOWANCE, false);
         Optional<Long> rateLimit =
                 form.wholeNumber("rateLimitPerMinute", 1, PlanAdminRoutes.MAX_RATE_LIMIT_PER_MINUTE, false);
+        Optional<SlaTerms> sla = sla(form);
         if (!form.valid()) {
             return Optional.empty();
         }
@@ -105,9 +109,30 @@ final class PlanPages {
                 period.orElseThrow(),
                 rollover.orElse(0L),
                 rateLimit,
+                sla,
                 createdAt,
                 updatedAt,
                 Map.of()));
+    }
+
+    /** The form's SLA, typed as {@code api, dashboard | 0.999:10, 0.99:25}; empty when blank or wrong. */
+    private static Optional<SlaTerms> sla(Form form) {
+        Optional<String> text = form.text("sla", 1000, false);
+        try {
+            return text.map(SlaTerms::fromText);
+        } catch (IllegalArgumentException e) {
+            form.error("sla", "Write services, a bar, then tiers: api, dashboard | 0.999:10, 0.99:25.");
+            return Optional.empty();
+        }
+    }
+
+    private boolean servicesExist(Plan plan, Form form) {
+        List<String> unknown =
+                plan.sla().map(s -> plans.unknownServices(s.services())).orElse(List.of());
+        if (!unknown.isEmpty()) {
+            form.error("sla", "No service has the id " + unknown.getFirst() + ".");
+        }
+        return unknown.isEmpty();
     }
 
     private void show(ServerResponse res, Session session, int status, Form form, String failedPlan, String done) {

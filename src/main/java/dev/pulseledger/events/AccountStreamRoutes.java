@@ -1,17 +1,17 @@
 package dev.pulseledger.events;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Json;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Caller;
-import dev.pulseledger.ledger.read.LedgerHistory;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@code GET /api/tokens/stream}: the caller's own account as Server-Sent Events (CONTRACT §11): its
@@ -27,14 +27,16 @@ public final class AccountStreamRoutes {
     static final Set<String> ACCOUNT_EVENTS =
             Set.of("balance.low", "allowance.renewed", "credits.expired", "reservation.expired");
 
-    private final Access access;
     private final EventStreams streams;
-    private final LedgerHistory history;
+    private final Function<String, Optional<NewestLine>> newestLine;
 
-    public AccountStreamRoutes(Access access, EventStreams streams, LedgerHistory history) {
-        this.access = access;
+    /** The newest ledger line of an account: where its balance stands, and when it got there. */
+    public record NewestLine(long sequence, long balance, Instant at) {}
+
+    /** {@code newestLine} reads an account's newest ledger line (the ledger's history, wired by the module). */
+    public AccountStreamRoutes(EventStreams streams, Function<String, Optional<NewestLine>> newestLine) {
         this.streams = streams;
-        this.history = history;
+        this.newestLine = newestLine;
     }
 
     public void register(RouteTable routes) {
@@ -42,7 +44,7 @@ public final class AccountStreamRoutes {
     }
 
     private void stream(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         StreamPosition position = StreamPosition.ofAccount(Requests.header(req, PulseStreamRoutes.LAST_EVENT_ID));
         String accountId = caller.accountId();
         streams.serve(
@@ -51,7 +53,7 @@ public final class AccountStreamRoutes {
                 caller,
                 position,
                 event -> ofAccount(event, accountId),
-                () -> history.latest(accountId).map(AccountStreamRoutes::balanceChanged));
+                () -> newestLine.apply(accountId).map(AccountStreamRoutes::balanceChanged));
     }
 
     /** The frame of an event about the account, or empty for any other event. */
@@ -66,7 +68,7 @@ public final class AccountStreamRoutes {
     }
 
     /** {@code balance.changed}: the balance the account's newest ledger line left, in the envelope's shape. */
-    static StreamFrame balanceChanged(LedgerHistory.Head head) {
+    static StreamFrame balanceChanged(NewestLine head) {
         BalanceChanged envelope =
                 new BalanceChanged(BALANCE_CHANGED, Times.format(head.at()), new BalanceChanged.Data(head.balance()));
         return new StreamFrame(0, head.sequence(), BALANCE_CHANGED, Json.bytes(envelope));

@@ -1,5 +1,6 @@
 package dev.pulseledger.http;
 
+import dev.pulseledger.http.edge.StrictHttp1;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
@@ -59,7 +60,7 @@ public final class DirectErrors {
         if (code == 400 && HEADERS_TOO_LARGE.equals(message)) {
             code = 431;
         }
-        if (code == 400 && FramedConnection.MALFORMED_BODY.equals(message)) {
+        if (code == 400 && StrictHttp1.MALFORMED_BODY.equals(message)) {
             return Requests.invalidBody();
         }
         return switch (code) {

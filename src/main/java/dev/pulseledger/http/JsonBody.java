@@ -22,12 +22,15 @@ public final class JsonBody {
     private static final Instant LATEST_INSTANT = Instant.parse("9999-12-31T23:59:59.999Z");
 
     /** The body of a request that sent none: every field absent. */
-    public static final JsonBody EMPTY = new JsonBody(Json.mapper().createObjectNode());
+    public static final JsonBody EMPTY = new JsonBody(Json.mapper().createObjectNode(), "");
 
     private final JsonNode node;
+    /** Where this object sits in the request body ({@code ""} at the top, {@code "sla.tiers[0]."} inside), for errors. */
+    private final String path;
 
-    private JsonBody(JsonNode node) {
+    private JsonBody(JsonNode node, String path) {
         this.node = node;
+        this.path = path;
     }
 
     /** Parses the body and rejects fields outside {@code allowed}, so typos do not pass silently. */
@@ -39,7 +42,7 @@ public final class JsonBody {
                 throw ProblemException.invalidField(name, "is not a known field");
             }
         }
-        return new JsonBody(node);
+        return new JsonBody(node, "");
     }
 
     public boolean has(String field) {
@@ -53,19 +56,53 @@ public final class JsonBody {
             return Optional.empty();
         }
         if (!value.isObject()) {
-            throw ProblemException.invalidField(field, "must be an object");
+            throw ProblemException.invalidField(path + field, "must be an object");
         }
         for (Iterator<String> names = value.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!allowed.contains(name)) {
-                throw ProblemException.invalidField(field + "." + name, "is not a known field");
+                throw ProblemException.invalidField(path + field + "." + name, "is not a known field");
             }
         }
-        return Optional.of(new JsonBody(value));
+        return Optional.of(new JsonBody(value, path + field + "."));
+    }
+
+    /** A required array of 1 to {@code maxItems} objects with only the {@code allowed} fields. */
+    public List<JsonBody> requiredObjectList(String field, int maxItems, Set<String> allowed) {
+        JsonNode value = requiredArray(field, maxItems, "objects");
+        List<JsonBody> items = new ArrayList<>(value.size());
+        for (int i = 0; i < value.size(); i++) {
+            String itemPath = path + field + "[" + i + "]";
+            JsonNode item = value.get(i);
+            if (!item.isObject()) {
+                throw ProblemException.invalidField(itemPath, "must be an object");
+            }
+            for (Iterator<String> names = item.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!allowed.contains(name)) {
+                    throw ProblemException.invalidField(itemPath + "." + name, "is not a known field");
+                }
+            }
+            items.add(new JsonBody(item, itemPath + "."));
+        }
+        return items;
+    }
+
+    /** A required number strictly between 0 and 1, such as an uptime. */
+    public double requiredFraction(String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw ProblemException.invalidField(path + field, "is required");
+        }
+        if (!value.isNumber() || !(value.doubleValue() > 0 && value.doubleValue() < 1)) {
+            throw ProblemException.invalidField(path + field, "must be a number between 0 and 1, both excluded");
+        }
+        return value.doubleValue();
     }
 
     public String requiredString(String field, int maxLength) {
-        return optionalString(field, maxLength).orElseThrow(() -> ProblemException.invalidField(field, "is required"));
+        return optionalString(field, maxLength)
+                .orElseThrow(() -> ProblemException.invalidField(path + field, "is required"));
     }
 
     public Optional<String> optionalString(String field, int maxLength) {
@@ -74,14 +111,14 @@ public final class JsonBody {
             return Optional.empty();
         }
         if (!value.isTextual()) {
-            throw ProblemException.invalidField(field, "must be a string");
+            throw ProblemException.invalidField(path + field, "must be a string");
         }
         String text = value.textValue();
         if (text.length() > maxLength) {
-            throw ProblemException.invalidField(field, "must be at most " + maxLength + " characters");
+            throw ProblemException.invalidField(path + field, "must be at most " + maxLength + " characters");
         }
         if (text.chars().anyMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\t')) {
-            throw ProblemException.invalidField(field, "must not contain control characters");
+            throw ProblemException.invalidField(path + field, "must not contain control characters");
         }
         return Optional.of(text);
     }
@@ -89,7 +126,7 @@ public final class JsonBody {
     public String requiredNonBlank(String field, int maxLength) {
         String text = requiredString(field, maxLength);
         if (text.isBlank()) {
-            throw ProblemException.invalidField(field, "must not be blank");
+            throw ProblemException.invalidField(path + field, "must not be blank");
         }
         return text;
     }
@@ -97,7 +134,7 @@ public final class JsonBody {
     public String requiredSlug(String field) {
         String text = requiredString(field, 63);
         if (!SLUG.matcher(text).matches()) {
-            throw ProblemException.invalidField(field, "must match [a-z0-9][a-z0-9-]{0,62}");
+            throw ProblemException.invalidField(path + field, "must match [a-z0-9][a-z0-9-]{0,62}");
         }
         return text;
     }
@@ -108,17 +145,18 @@ public final class JsonBody {
             return Optional.empty();
         }
         if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            throw ProblemException.invalidField(field, "must be a whole number");
+            throw ProblemException.invalidField(path + field, "must be a whole number");
         }
         long number = value.longValue();
         if (number < min || number > max) {
-            throw ProblemException.invalidField(field, "must be between " + min + " and " + max);
+            throw ProblemException.invalidField(path + field, "must be between " + min + " and " + max);
         }
         return Optional.of(number);
     }
 
     public long requiredLong(String field, long min, long max) {
-        return optionalLong(field, min, max).orElseThrow(() -> ProblemException.invalidField(field, "is required"));
+        return optionalLong(field, min, max)
+                .orElseThrow(() -> ProblemException.invalidField(path + field, "is required"));
     }
 
     public Optional<Boolean> optionalBoolean(String field) {
@@ -127,7 +165,7 @@ public final class JsonBody {
             return Optional.empty();
         }
         if (!value.isBoolean()) {
-            throw ProblemException.invalidField(field, "must be true or false");
+            throw ProblemException.invalidField(path + field, "must be true or false");
         }
         return Optional.of(value.booleanValue());
     }
@@ -143,17 +181,12 @@ public final class JsonBody {
 
     /** A required array of 1 to {@code maxItems} strings of at most {@code maxLength} characters each. */
     public List<String> requiredStringList(String field, int maxItems, int maxLength) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            throw ProblemException.invalidField(field, "is required");
-        }
-        if (!value.isArray() || value.isEmpty() || value.size() > maxItems) {
-            throw ProblemException.invalidField(field, "must be an array of 1 to " + maxItems + " strings");
-        }
+        JsonNode value = requiredArray(field, maxItems, "strings");
         List<String> items = new ArrayList<>(value.size());
         for (JsonNode item : value) {
             if (!item.isTextual() || item.textValue().length() > maxLength) {
-                throw ProblemException.invalidField(field, "must hold strings of at most " + maxLength + " characters");
+                throw ProblemException.invalidField(
+                        path + field, "must hold strings of at most " + maxLength + " characters");
             }
             items.add(item.textValue());
         }
@@ -170,18 +203,30 @@ public final class JsonBody {
             return Optional.empty();
         }
         if (!value.isObject() || value.size() > maxEntries) {
-            throw ProblemException.invalidField(field, "must be an object of at most " + maxEntries + " entries");
+            throw ProblemException.invalidField(
+                    path + field, "must be an object of at most " + maxEntries + " entries");
         }
         Map<String, JsonBody> entries = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : value.properties()) {
             entries.put(
                     entry.getKey(),
-                    new JsonBody(value)
+                    new JsonBody(value, path)
                             .optionalObject(entry.getKey(), allowed)
-                            .orElseThrow(() ->
-                                    ProblemException.invalidField(field + "." + entry.getKey(), "must be an object")));
+                            .orElseThrow(() -> ProblemException.invalidField(
+                                    path + field + "." + entry.getKey(), "must be an object")));
         }
         return Optional.of(entries);
+    }
+
+    private JsonNode requiredArray(String field, int maxItems, String items) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw ProblemException.invalidField(path + field, "is required");
+        }
+        if (!value.isArray() || value.isEmpty() || value.size() > maxItems) {
+            throw ProblemException.invalidField(path + field, "must be an array of 1 to " + maxItems + " " + items);
+        }
+        return value;
     }
 
     /** An optional object of at most {@code maxEntries} string values, each at most {@code maxLength} long. */
@@ -191,12 +236,14 @@ public final class JsonBody {
             return Optional.empty();
         }
         if (!value.isObject() || value.size() > maxEntries) {
-            throw ProblemException.invalidField(field, "must be an object of at most " + maxEntries + " entries");
+            throw ProblemException.invalidField(
+                    path + field, "must be an object of at most " + maxEntries + " entries");
         }
         Map<String, String> entries = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : value.properties()) {
             if (!entry.getValue().isTextual() || entry.getValue().textValue().length() > maxLength) {
-                throw ProblemException.invalidField(field, "must hold strings of at most " + maxLength + " characters");
+                throw ProblemException.invalidField(
+                        path + field, "must hold strings of at most " + maxLength + " characters");
             }
             entries.put(entry.getKey(), entry.getValue().textValue());
         }
@@ -204,7 +251,7 @@ public final class JsonBody {
     }
 
     public Instant requiredInstant(String field) {
-        return optionalInstant(field).orElseThrow(() -> ProblemException.invalidField(field, "is required"));
+        return optionalInstant(field).orElseThrow(() -> ProblemException.invalidField(path + field, "is required"));
     }
 
     public Optional<Instant> optionalInstant(String field) {
@@ -217,7 +264,7 @@ public final class JsonBody {
             } catch (DateTimeParseException e) {
                 // answered below
             }
-            throw ProblemException.invalidField(field, "must be an RFC 3339 timestamp");
+            throw ProblemException.invalidField(path + field, "must be an RFC 3339 timestamp");
         });
     }
 }

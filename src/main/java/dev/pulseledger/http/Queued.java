@@ -1,6 +1,6 @@
 package dev.pulseledger.http;
 
-import dev.pulseledger.ledger.write.OutcomeUnknownException;
+import dev.pulseledger.store.OutcomeUnknownException;
 import dev.pulseledger.store.OverloadedException;
 import java.util.function.Supplier;
 

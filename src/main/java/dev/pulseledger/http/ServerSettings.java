@@ -1,6 +1,7 @@
 package dev.pulseledger.http;
 
 import dev.pulseledger.config.ServerLimits;
+import dev.pulseledger.http.edge.StrictHttp1;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http1.Http1Config;
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package dev.pulseledger.metrics;
 
-import dev.pulseledger.BuildInfo;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -17,7 +16,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 public final class NodeMetrics {
     private NodeMetrics() {}
 
-    public static PrometheusMeterRegistry create() {
+    /** The registry, its {@code pulseledger_build_info} naming {@code version}. */
+    public static PrometheusMeterRegistry create(String version) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         // ProcessorMetrics' CPU time is in nanoseconds and its CPU count ends in _count, which
         // Prometheus reserves for histograms; ProcessMetrics gives the standard process_cpu_seconds_total.
@@ -30,7 +30,7 @@ public final class NodeMetrics {
         new ProcessMetrics().bindTo(registry);
         Gauge.builder("pulseledger.build.info", () -> 1)
                 .description("Always 1; the version label names the build this node runs")
-                .tag("version", BuildInfo.version())
+                .tag("version", version)
                 .tag("java_version", Runtime.version().toString())
                 .register(registry);
         return registry;

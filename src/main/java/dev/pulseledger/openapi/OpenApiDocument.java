@@ -36,7 +36,8 @@ public final class OpenApiDocument {
             "usage",
             "status-plus",
             "subscribers",
-            "operators");
+            "operators",
+            "sla");
 
     private static final Set<String> OPERATIONS = Set.of("get", "put", "post", "delete", "patch");
     private static final String REQUEST_ID = "X-Request-Id";

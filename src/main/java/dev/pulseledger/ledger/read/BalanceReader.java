@@ -3,8 +3,6 @@ package dev.pulseledger.ledger.read;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.PoolAllowance;
 import dev.pulseledger.accounts.Pools;
-import dev.pulseledger.http.Json;
-import dev.pulseledger.ledger.web.TokenJson;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Dialect;
@@ -23,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Exact balance reads, with the breakdown by grant and the JSON body that shows it. On PostgreSQL
@@ -60,21 +59,20 @@ public final class BalanceReader implements AutoCloseable {
 
     /** An account's balance view and the body of {@code GET /api/tokens/balance} that shows it. */
     @SuppressWarnings("ArrayRecordComponent") // the body is sent as is, never compared or changed
-    public record Balance(BalanceView view, byte[] json) {
-        static Balance of(BalanceView view) {
-            return new Balance(view, Json.bytes(TokenJson.balance(view)));
-        }
-    }
+    public record Balance(BalanceView view, byte[] json) {}
 
     /** SQLite: the reads made since {@code writesEnded} was the count of writes ended, by account. */
     private record Kept(long writesEnded, Map<String, Balance> balances) {}
 
     private final Database database;
+    private final Function<BalanceView, byte[]> body;
     private final Optional<MicroBatcher<String, Optional<Balance>>> batcher;
     private volatile Kept kept = new Kept(-1, Map.of());
 
-    public BalanceReader(Database database, Duration maxWait) {
+    /** {@code body} renders a view as the body of {@code GET /api/tokens/balance} (the web layer's JSON), kept with it. */
+    public BalanceReader(Database database, Duration maxWait, Function<BalanceView, byte[]> body) {
         this.database = database;
+        this.body = body;
         this.batcher = database.dialect() == Dialect.POSTGRESQL
                 ? Optional.of(new MicroBatcher<>(
                         "balance-reader",
@@ -109,7 +107,7 @@ public final class BalanceReader implements AutoCloseable {
         Optional<Balance> read = database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
                 ps.setString(1, accountId);
-                return Optional.ofNullable(views(ps).get(accountId)).map(Balance::of);
+                return Optional.ofNullable(views(connection, ps).get(accountId)).map(this::withBody);
             }
         });
         // Kept under the count taken before the query began: a write that ended since has moved it on.
@@ -129,16 +127,20 @@ public final class BalanceReader implements AutoCloseable {
                 } else {
                     ps.setArray(1, PgArrays.texts(connection, ids.stream()));
                 }
-                return views(ps);
+                return views(connection, ps);
             }
         });
         Map<String, Balance> balances = new HashMap<>();
-        views.forEach((id, view) -> balances.put(id, Balance.of(view)));
+        views.forEach((id, view) -> balances.put(id, withBody(view)));
         batch.forEach(job -> job.complete(Optional.ofNullable(balances.get(job.item()))));
     }
 
+    private Balance withBody(BalanceView view) {
+        return new Balance(view, body.apply(view));
+    }
+
     /** One row per live grant of each account, or one without a grant. */
-    private static Map<String, BalanceView> views(PreparedStatement ps) throws SQLException {
+    private static Map<String, BalanceView> views(Connection connection, PreparedStatement ps) throws SQLException {
         Map<String, BalanceView> views = new HashMap<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
@@ -164,7 +166,7 @@ public final class BalanceReader implements AutoCloseable {
         }
         for (Map.Entry<String, BalanceView> entry : views.entrySet()) {
             if (!entry.getValue().pools().isEmpty()) {
-                entry.setValue(withHeldByPool(ps.getConnection(), entry.getKey(), entry.getValue()));
+                entry.setValue(withHeldByPool(connection, entry.getKey(), entry.getValue()));
             }
         }
         return views;

@@ -2,7 +2,6 @@ package dev.pulseledger.ledger.read;
 
 import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.store.Database;
-import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -114,12 +113,9 @@ public final class LedgerVerifier {
 
     public List<Mismatch> verify() {
         List<Mismatch> mismatches = new ArrayList<>();
-        database.runRead(connection -> {
-            if (database.dialect() == Dialect.POSTGRESQL) {
-                // PostgreSQL's driver streams a result set only inside a transaction; in autocommit it reads
-                // every row into memory first. The pool puts autocommit back when the connection returns.
-                connection.setAutoCommit(false);
-            }
+        // In one transaction: one snapshot, and PostgreSQL's driver streams a result set only inside one
+        // (in autocommit it reads every row into memory first).
+        database.runReadInTransaction(connection -> {
             run(connection, BALANCES, LedgerVerifier::checkBalance, mismatches);
             run(connection, REFUNDS, LedgerVerifier::checkSpending, mismatches);
             run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);

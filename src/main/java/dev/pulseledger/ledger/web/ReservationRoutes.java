@@ -1,7 +1,6 @@
 package dev.pulseledger.ledger.web;
 
 import dev.pulseledger.accounts.Pools;
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -36,12 +35,10 @@ public final class ReservationRoutes {
     private static final Set<String> RESERVE_FIELDS = Set.of("amount", "expiresInSeconds", "pool");
     private static final Set<String> SETTLE_FIELDS = Set.of("amount");
 
-    private final Access access;
     private final LedgerWriter ledger;
     private final ReservationQueries reservations;
 
-    public ReservationRoutes(Access access, LedgerWriter ledger, ReservationQueries reservations) {
-        this.access = access;
+    public ReservationRoutes(LedgerWriter ledger, ReservationQueries reservations) {
         this.ledger = ledger;
         this.reservations = reservations;
     }
@@ -55,7 +52,7 @@ public final class ReservationRoutes {
     }
 
     private void reserve(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), RESERVE_FIELDS);
         long amount = body.requiredLong("amount", SpendRequest.MIN_AMOUNT, SpendRequest.MAX_AMOUNT);
         long seconds =
@@ -89,7 +86,7 @@ public final class ReservationRoutes {
     }
 
     private void settle(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         Optional<Long> amount = Requests.optionalJsonBody(req)
                 .flatMap(
@@ -117,7 +114,7 @@ public final class ReservationRoutes {
     }
 
     private void release(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         if (!RESERVATION_ID.matcher(id).matches()) {
             throw notFound();
@@ -131,7 +128,7 @@ public final class ReservationRoutes {
 
     /** One reservation; one whose expiry has come is expired first, so a read never shows it held. */
     private void get(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         if (!RESERVATION_ID.matcher(id).matches()) {
             throw notFound();
@@ -145,7 +142,7 @@ public final class ReservationRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Responses.ok(res, page(req, reservations, ledger, caller.accountId()));
     }
 

@@ -5,7 +5,6 @@ import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -48,7 +47,6 @@ public final class TokenRoutes {
     private static final Pattern SPENDING_ID = Pattern.compile("sp_[0-9a-z]{26}");
     private static final Set<String> REVERT_FIELDS = Set.of("amount");
 
-    private final Access access;
     private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final SpendingQueries spendings;
@@ -60,7 +58,6 @@ public final class TokenRoutes {
     private final Clock clock;
 
     public TokenRoutes(
-            Access access,
             LedgerWriter ledger,
             BalanceReader balances,
             SpendingQueries spendings,
@@ -69,7 +66,6 @@ public final class TokenRoutes {
             MeterRegistry metrics,
             LedgerHistory history,
             Clock clock) {
-        this.access = access;
         this.history = history;
         this.clock = clock;
         this.ledger = ledger;
@@ -93,7 +89,7 @@ public final class TokenRoutes {
     }
 
     private void spend(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
         String pool = PoolParams.fromQuery(req);
@@ -128,7 +124,7 @@ public final class TokenRoutes {
      * Idempotency-Key; a bodiless revert is safe to repeat without one).
      */
     private void revert(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         Optional<Long> amount = Requests.optionalJsonBody(req)
                 .map(body -> JsonBody.parse(body, REVERT_FIELDS).requiredLong("amount", 1, SpendRequest.MAX_AMOUNT));
@@ -164,7 +160,7 @@ public final class TokenRoutes {
 
     /** The balance with its breakdown; a renewal or expiry that is due happens first. */
     private void balance(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Optional<Instant> at = Requests.timestamp(req, "at", ProblemCode.INVALID_AT);
         if (at.isPresent()) {
             balanceAt(caller, at.get(), res);
@@ -197,7 +193,7 @@ public final class TokenRoutes {
 
     /** The plan with the current period; a renewal that is due happens first. */
     private void plan(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Account read = accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone);
         Account account = Queued.call(() -> ledger.catchUpIfDue(read.id(), read.dueAt()))
                 ? accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone)
@@ -207,7 +203,7 @@ public final class TokenRoutes {
     }
 
     private void getSpending(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -217,7 +213,7 @@ public final class TokenRoutes {
     }
 
     private void listSpendings(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Spending> page = spendings.list(caller.accountId(), before, limit);

@@ -24,6 +24,7 @@ import dev.pulseledger.store.Fault;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.store.MicroBatcher.Job;
+import dev.pulseledger.store.OutcomeUnknownException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;

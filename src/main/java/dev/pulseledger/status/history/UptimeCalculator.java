@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Turns a service's status history into daily uptime (CONTRACT §9): a major outage counts as down, a
+ * Turns a service's status history into daily uptime (CONTRACT §9) and the uptime of any window, such as
+ * an SLA period (§13): a major outage counts as down, a
  * partial outage as 0.3 down, every other status as up, and time before the service existed, or not
  * yet come, as no data. Days are UTC days; today counts up to {@code now}.
  */
@@ -44,27 +45,48 @@ public final class UptimeCalculator {
         double observedSeconds = 0;
         double downSeconds = 0;
         for (LocalDate date = first; !date.isAfter(today); date = date.plusDays(1)) {
-            Instant dayStart = start(date);
-            Instant dayEnd = start(date.plusDays(1));
-            double observed = 0;
-            double down = 0;
-            Optional<ServiceStatus> worst = Optional.empty();
-            for (Stretch stretch : stretches) {
-                double seconds = overlapSeconds(stretch, dayStart, dayEnd);
-                if (seconds <= 0) {
-                    continue;
-                }
-                observed += seconds;
-                down += seconds * downWeight(stretch.status());
-                if (worst.isEmpty() || stretch.status().severity() > worst.get().severity()) {
-                    worst = Optional.of(stretch.status());
-                }
-            }
-            report.add(new UptimeReport.Day(date, ratio(observed, down), worst));
-            observedSeconds += observed;
-            downSeconds += down;
+            Tally day = tally(stretches, start(date), start(date.plusDays(1)));
+            report.add(new UptimeReport.Day(date, day.uptime(), day.worst()));
+            observedSeconds += day.observedSeconds();
+            downSeconds += day.downSeconds();
         }
         return new UptimeReport(first, today, ratio(observedSeconds, downSeconds), report);
+    }
+
+    /**
+     * The service's time-weighted uptime from {@code from} to {@code to} (an SLA period, CONTRACT §13, by
+     * the same rule as the daily bars); empty when the service did not exist in that time.
+     *
+     * @param changes its changes at or after {@code from}, in the order they happened
+     */
+    public static Optional<Double> uptime(
+            Instant createdAt, ServiceStatus current, List<StatusChange> changes, Instant from, Instant to) {
+        return tally(stretches(createdAt, current, changes, from, to), from, to).uptime();
+    }
+
+    /** Seconds observed and seconds down within a window, and the worst status held in it. */
+    private record Tally(double observedSeconds, double downSeconds, Optional<ServiceStatus> worst) {
+        Optional<Double> uptime() {
+            return ratio(observedSeconds, downSeconds);
+        }
+    }
+
+    private static Tally tally(List<Stretch> stretches, Instant from, Instant to) {
+        double observed = 0;
+        double down = 0;
+        Optional<ServiceStatus> worst = Optional.empty();
+        for (Stretch stretch : stretches) {
+            double seconds = overlapSeconds(stretch, from, to);
+            if (seconds <= 0) {
+                continue;
+            }
+            observed += seconds;
+            down += seconds * downWeight(stretch.status());
+            if (worst.isEmpty() || stretch.status().severity() > worst.get().severity()) {
+                worst = Optional.of(stretch.status());
+            }
+        }
+        return new Tally(observed, down, worst);
     }
 
     /** The service's statuses from the later of {@code windowStart} and its creation until {@code now}. */

@@ -4,18 +4,21 @@ import dev.pulseledger.http.Times;
 import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.incidents.Incident;
 import dev.pulseledger.status.incidents.IncidentUpdate;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.owasp.encoder.Encode;
 
 /**
  * An Atom (RFC 4287) feed of the incidents callers see, newest first: one entry per incident, updated
- * with each of its updates, so feed readers show a changed incident again.
+ * with each of its updates, so feed readers show a changed incident again. The whole page's feed, or
+ * one service's ({@code ?service=}: the incidents that name it).
  */
 final class AtomFeed {
     /** Incidents the feed carries. */
@@ -23,28 +26,44 @@ final class AtomFeed {
 
     private AtomFeed() {}
 
+    /** The one service a feed is about. */
+    record ServiceScope(String id, String name) {}
+
     static String render(
-            List<Incident> incidents, Map<String, String> names, Branding branding, Instant now, Messages words) {
+            List<Incident> incidents,
+            Map<String, String> names,
+            Branding branding,
+            Instant now,
+            Messages words,
+            Optional<ServiceScope> service) {
         Instant updated = incidents.stream()
                 .map(Incident::updatedAt)
                 .max(Comparator.naturalOrder())
                 .orElse(now);
         String title = branding.title(words);
+        String feedTitle = service.map(s -> words.text("feed.title.service", title, s.name()))
+                .orElseGet(() -> words.text("feed.title", title));
+        String self = service.map(s -> "/status/feed.atom?service=" + URLEncoder.encode(s.id(), StandardCharsets.UTF_8))
+                .orElse("/status/feed.atom");
+        String feedId = "feed:" + branding.providerUrl().orElse(title)
+                + service.map(s -> "#service:" + s.id()).orElse("");
         StringBuilder xml = new StringBuilder(1024 + incidents.size() * 1024);
         xml.append("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n")
                 .append("<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:lang=\"")
                 .append(words.language().tag())
                 .append("\">\n")
                 .append("<id>")
-                .append(urn("feed:" + branding.providerUrl().orElse(title)))
+                .append(urn(feedId))
                 .append("</id>\n<title>")
-                .append(Encode.forXml(words.text("feed.title", title)))
+                .append(Encode.forXml(feedTitle))
                 .append("</title>\n<updated>")
                 .append(Times.format(updated))
                 .append("</updated>\n<author><name>")
                 .append(Encode.forXml(branding.providerName().orElse(title)))
                 .append("</name></author>\n")
-                .append("<link rel=\"self\" type=\"application/atom+xml\" href=\"/status/feed.atom\"/>\n")
+                .append("<link rel=\"self\" type=\"application/atom+xml\" href=\"")
+                .append(Encode.forXmlAttribute(self))
+                .append("\"/>\n")
                 .append("<link rel=\"alternate\" type=\"text/html\" href=\"/status/history\"/>\n");
         for (Incident incident : incidents) {
             entry(xml, incident, names, words);

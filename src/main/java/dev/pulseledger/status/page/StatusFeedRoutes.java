@@ -6,7 +6,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.pulseledger.http.Json;
 import dev.pulseledger.http.PageHeaders;
+import dev.pulseledger.http.ProblemCode;
+import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Representation;
+import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.groups.GroupRollup;
@@ -26,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -40,6 +44,10 @@ public final class StatusFeedRoutes {
     /** Incidents and maintenance windows the Statuspage documents list at most, newest first. */
     static final int MAX_LISTED = 50;
 
+    /** One service's Atom feed is cached under this path and its id; at most this many at once. */
+    private static final String SERVICE_FEED = "/status/feed.atom?service=";
+
+    private static final int MAX_CACHED_SERVICE_FEEDS = 256;
     private static final String CACHE_CONTROL = "public, max-age=5";
     private static final String JSON = "application/json";
 
@@ -76,7 +84,7 @@ public final class StatusFeedRoutes {
         this.maintenances = maintenances;
         this.clock = clock;
         this.branding = branding;
-        documents.put("/status/feed.atom", this::atom);
+        documents.put("/status/feed.atom", s -> atom(s, Optional.empty()));
         documents.put("/status/api/v2/summary.json", s -> json(summary(s)));
         documents.put("/status/api/v2/status.json", s -> json(new StatusDocument(page(s), status(s))));
         documents.put("/status/api/v2/components.json", s -> json(new ComponentsDocument(page(s), components(s))));
@@ -87,14 +95,32 @@ public final class StatusFeedRoutes {
                 s -> json(new MaintenancesDocument(page(s), maintenances(s.windows(), s))));
         // One entry per document; rebuilt at most every 5 s whatever the traffic.
         this.rendered = Caffeine.newBuilder()
-                .maximumSize(documents.size())
+                .maximumSize(documents.size() + MAX_CACHED_SERVICE_FEEDS)
                 .expireAfterWrite(Duration.ofSeconds(5))
-                // Only registered paths are looked up, so each has its document.
-                .build(path -> Objects.requireNonNull(documents.get(path), path).apply(source()));
+                // Only registered paths and known services are looked up, so each has its document.
+                .build(path -> path.startsWith(SERVICE_FEED)
+                        ? serviceAtom(source(), path.substring(SERVICE_FEED.length()))
+                        : Objects.requireNonNull(documents.get(path), path).apply(source()));
     }
 
     public void register(RouteTable routes) {
-        documents.keySet().forEach(path -> routes.get(path, (req, res) -> send(path, req, res)));
+        documents.keySet().forEach(path -> routes.get(path, (req, res) -> send(feedOf(path, req), req, res)));
+    }
+
+    /** The document's cache key: the path, or one public service's feed; an unknown service is a 404. */
+    private String feedOf(String path, ServerRequest req) {
+        if (!path.equals("/status/feed.atom")) {
+            return path;
+        }
+        Optional<String> service = Requests.query(req, "service");
+        if (service.isEmpty()) {
+            return path;
+        }
+        boolean shown = feed.current().services().stream().anyMatch(s -> s.id().equals(service.get()));
+        if (!shown) {
+            throw new ProblemException(ProblemCode.SERVICE_NOT_FOUND, "No public service has this id.");
+        }
+        return SERVICE_FEED + service.get();
     }
 
     private void send(String path, ServerRequest req, ServerResponse res) {
@@ -180,9 +206,21 @@ public final class StatusFeedRoutes {
                 .toList();
     }
 
-    private Representation atom(Source source) {
+    private Representation serviceAtom(Source source, String serviceId) {
+        // The service may have left the page since the request was checked; its feed is then empty.
+        String name = Optional.ofNullable(source.byId().get(serviceId))
+                .map(Service::name)
+                .orElse(serviceId);
+        return atom(source, Optional.of(new AtomFeed.ServiceScope(serviceId, name)));
+    }
+
+    private Representation atom(Source source, Optional<AtomFeed.ServiceScope> service) {
         Map<String, String> names = IncidentHtml.names(source.services());
-        byte[] xml = AtomFeed.render(source.recent(), names, branding, source.now(), words)
+        List<Incident> listed = service.map(s -> source.recent().stream()
+                        .filter(i -> i.services().contains(s.id()))
+                        .toList())
+                .orElse(source.recent());
+        byte[] xml = AtomFeed.render(listed, names, branding, source.now(), words, service)
                 .getBytes(StandardCharsets.UTF_8);
         return Representation.of("application/atom+xml; charset=utf-8", xml, CACHE_CONTROL);
     }

@@ -2,6 +2,7 @@ package dev.pulseledger.status.subscribers;
 
 import dev.pulseledger.config.MailSettings;
 import dev.pulseledger.http.Json;
+import dev.pulseledger.i18n.Messages;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.InternetAddress;
@@ -13,10 +14,7 @@ import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Date;
-import java.util.Locale;
 import java.util.Optional;
 import org.owasp.encoder.Encode;
 
@@ -31,16 +29,15 @@ final class MailComposer {
     static final String MANAGE_PATH = "/status/subscriptions/manage";
     static final String UNSUBSCRIBE_PATH = "/status/subscriptions/unsubscribe";
 
-    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("d MMM yyyy, HH:mm 'UTC'", Locale.ENGLISH)
-            .withZone(ZoneOffset.UTC);
-
     private final MailSettings settings;
+    private final MailWords words;
     private final String provider;
     private final String messageIdDomain;
 
-    MailComposer(MailSettings settings, Optional<String> providerName) {
+    MailComposer(MailSettings settings, Optional<String> providerName, Messages pageWords) {
         this.settings = settings;
-        this.provider = MailWords.provider(providerName);
+        this.words = new MailWords(pageWords);
+        this.provider = words.provider(providerName);
         this.messageIdDomain = settings.from().substring(settings.from().lastIndexOf('@') + 1);
     }
 
@@ -93,59 +90,58 @@ final class MailComposer {
 
     private Letter confirmation(MailLinks links) {
         String url = link(CONFIRM_PATH, links.confirm().orElseThrow());
-        String intro = MailWords.CONFIRM_TEXT.formatted(provider);
-        String text = intro + "\n\n" + MailWords.CONFIRM_LINK + ": " + url + "\n";
+        String intro = words.text("confirm.text", provider);
+        String text = intro + "\n\n" + words.text("confirm.link") + ": " + url + "\n";
         String html = page(
-                MailWords.CONFIRM_SUBJECT,
+                words.text("confirm.subject"),
                 "<p>" + Encode.forHtml(intro) + "</p>\n<p><a href=\"" + Encode.forHtmlAttribute(url) + "\">"
-                        + MailWords.CONFIRM_LINK + "</a></p>\n");
-        return new Letter(MailWords.CONFIRM_SUBJECT, text, html);
+                        + Encode.forHtml(words.text("confirm.link")) + "</a></p>\n");
+        return new Letter(words.text("confirm.subject"), text, html);
     }
 
     private Letter manageLink(MailLinks links) {
-        String intro = MailWords.MANAGE_TEXT.formatted(provider);
+        String intro = words.text("manage.text", provider);
         String text = intro + "\n\n" + footerText(links);
-        String html = page(MailWords.MANAGE_SUBJECT, "<p>" + Encode.forHtml(intro) + "</p>\n" + footerHtml(links));
-        return new Letter(MailWords.MANAGE_SUBJECT, text, html);
+        String html = page(words.text("manage.subject"), "<p>" + Encode.forHtml(intro) + "</p>\n" + footerHtml(links));
+        return new Letter(words.text("manage.subject"), text, html);
     }
 
     private Letter notice(NoticePayload notice, MailLinks links) {
-        String status = MailWords.status(notice);
+        String status = words.status(notice);
         String heading = status + ": " + notice.title();
         String services =
-                notice.serviceNames().isEmpty() ? MailWords.ALL_SERVICES : String.join(", ", notice.serviceNames());
+                notice.serviceNames().isEmpty() ? words.text("all_services") : String.join(", ", notice.serviceNames());
         StringBuilder text = new StringBuilder(heading).append("\n\n");
         StringBuilder html = new StringBuilder();
         if (!notice.message().isBlank()) {
             text.append(notice.message()).append("\n\n");
             html.append("<p>").append(Encode.forHtml(notice.message())).append("</p>\n");
         }
-        text.append(MailWords.AFFECTED).append(": ").append(services).append('\n');
+        text.append(words.text("affected")).append(": ").append(services).append('\n');
         html.append("<p><strong>")
-                .append(MailWords.AFFECTED)
+                .append(Encode.forHtml(words.text("affected")))
                 .append(":</strong> ")
                 .append(Encode.forHtml(services))
                 .append("</p>\n");
         if (notice.startsAt() != null && notice.endsAt() != null) {
-            String window =
-                    WHEN.format(Instant.parse(notice.startsAt())) + " – " + WHEN.format(Instant.parse(notice.endsAt()));
-            text.append(MailWords.WINDOW).append(": ").append(window).append('\n');
+            String window = words.window(Instant.parse(notice.startsAt()), Instant.parse(notice.endsAt()));
+            text.append(words.text("window")).append(": ").append(window).append('\n');
             html.append("<p><strong>")
-                    .append(MailWords.WINDOW)
+                    .append(Encode.forHtml(words.text("window")))
                     .append(":</strong> ")
                     .append(Encode.forHtml(window))
                     .append("</p>\n");
         }
         String statusUrl = settings.baseUrl() + "/status";
         text.append('\n')
-                .append(MailWords.CURRENT_STATUS)
+                .append(words.text("current_status"))
                 .append(": ")
                 .append(statusUrl)
                 .append("\n\n");
         html.append("<p><a href=\"")
                 .append(Encode.forHtmlAttribute(statusUrl))
                 .append("\">")
-                .append(MailWords.CURRENT_STATUS)
+                .append(Encode.forHtml(words.text("current_status")))
                 .append("</a></p>\n");
         text.append(footerText(links));
         html.append(footerHtml(links));
@@ -153,23 +149,25 @@ final class MailComposer {
     }
 
     private String footerText(MailLinks links) {
-        return MailWords.WHY.formatted(provider) + "\n" + MailWords.MANAGE + ": "
-                + link(MANAGE_PATH, links.manage().orElseThrow()) + "\n" + MailWords.UNSUBSCRIBE + ": "
+        return words.text("why", provider) + "\n" + words.text("manage") + ": "
+                + link(MANAGE_PATH, links.manage().orElseThrow()) + "\n" + words.text("unsubscribe") + ": "
                 + link(UNSUBSCRIBE_PATH, links.unsubscribe().orElseThrow()) + "\n";
     }
 
     private String footerHtml(MailLinks links) {
-        return "<hr>\n<p><small>" + Encode.forHtml(MailWords.WHY.formatted(provider)) + " <a href=\""
-                + Encode.forHtmlAttribute(link(MANAGE_PATH, links.manage().orElseThrow())) + "\">" + MailWords.MANAGE
+        return "<hr>\n<p><small>" + Encode.forHtml(words.text("why", provider)) + " <a href=\""
+                + Encode.forHtmlAttribute(link(MANAGE_PATH, links.manage().orElseThrow())) + "\">"
+                + Encode.forHtml(words.text("manage"))
                 + "</a> · <a href=\""
                 + Encode.forHtmlAttribute(
                         link(UNSUBSCRIBE_PATH, links.unsubscribe().orElseThrow()))
-                + "\">" + MailWords.UNSUBSCRIBE + "</a></small></p>\n";
+                + "\">" + Encode.forHtml(words.text("unsubscribe")) + "</a></small></p>\n";
     }
 
-    private static String page(String title, String body) {
-        return "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>" + Encode.forHtml(title)
-                + "</title></head>\n<body>\n<h1>" + Encode.forHtml(title) + "</h1>\n" + body + "</body>\n</html>\n";
+    private String page(String title, String body) {
+        return "<!doctype html>\n<html lang=\"" + words.tag() + "\">\n<head><meta charset=\"utf-8\"><title>"
+                + Encode.forHtml(title) + "</title></head>\n<body>\n<h1>" + Encode.forHtml(title) + "</h1>\n" + body
+                + "</body>\n</html>\n";
     }
 
     private String link(String path, String token) {

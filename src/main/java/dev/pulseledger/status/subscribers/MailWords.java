@@ -1,57 +1,58 @@
 package dev.pulseledger.status.subscribers;
 
-import java.util.Map;
+import dev.pulseledger.i18n.Messages;
+import java.util.Optional;
+import java.util.Set;
 
 /**
- * The fixed words of subscribers' mails and pages, in one place, so that the page's language (once
- * the status page has a bundle of its own) replaces them together.
+ * The fixed words of subscribers' mails, from the status page's bundle in the page's language
+ * (CONTRACT §16), so that a German page sends German mails.
  */
 final class MailWords {
-    private static final Map<String, String> NOTICE_STATUS = Map.ofEntries(
-            Map.entry("status.incident.created", ""),
-            Map.entry("status.incident.updated", ""),
-            Map.entry("status.incident.resolved", "Resolved"),
-            Map.entry("status.maintenance.scheduled", "Maintenance scheduled"),
-            Map.entry("status.maintenance.changed", "Maintenance changed"),
-            Map.entry("status.maintenance.cancelled", "Maintenance cancelled"),
-            Map.entry("status.maintenance.started", "Maintenance started"),
-            Map.entry("status.maintenance.completed", "Maintenance completed"));
+    private static final Set<String> MAINTENANCE_NOTICES = Set.of(
+            "status.maintenance.scheduled",
+            "status.maintenance.changed",
+            "status.maintenance.cancelled",
+            "status.maintenance.started",
+            "status.maintenance.completed");
+    private static final Set<String> INCIDENT_STATUSES =
+            Set.of("investigating", "identified", "monitoring", "resolved");
 
-    private static final Map<String, String> INCIDENT_STATUS = Map.of(
-            "investigating", "Investigating",
-            "identified", "Identified",
-            "monitoring", "Monitoring",
-            "resolved", "Resolved");
+    private final Messages words;
 
-    private MailWords() {}
+    MailWords(Messages words) {
+        this.words = words;
+    }
 
-    /** The {@code <Status>} of a notice's subject: the incident's status, or what happened to the window. */
-    static String status(NoticePayload notice) {
-        String word = NOTICE_STATUS.getOrDefault(notice.type(), "");
-        if (!word.isEmpty()) {
-            return word;
+    /** The {@code <Status>} of a notice's subject: what happened to the window, or the incident's status. */
+    String status(NoticePayload notice) {
+        if (MAINTENANCE_NOTICES.contains(notice.type())) {
+            return words.text("mail." + notice.type());
         }
-        return INCIDENT_STATUS.getOrDefault(notice.status(), "Update");
+        if ("status.incident.resolved".equals(notice.type())) {
+            return words.text("incident.resolved");
+        }
+        return INCIDENT_STATUSES.contains(notice.status())
+                ? words.text("incident." + notice.status())
+                : words.text("mail.status.update");
     }
 
     /** The page's name in subjects and greetings: the provider's, or a plain one. */
-    static String provider(java.util.Optional<String> providerName) {
-        return providerName.orElse("Service status");
+    String provider(Optional<String> providerName) {
+        return providerName.orElseGet(() -> words.text("title.default"));
     }
 
-    static final String CONFIRM_SUBJECT = "Confirm your subscription";
-    static final String MANAGE_SUBJECT = "Your subscription";
-    static final String AFFECTED = "Affected services";
-    static final String ALL_SERVICES = "All services";
-    static final String WINDOW = "Window";
-    static final String CURRENT_STATUS = "Current status";
-    static final String MANAGE = "Change your services or leave";
-    static final String UNSUBSCRIBE = "Unsubscribe";
-    static final String WHY = "You get this mail because this address subscribed to the status notices of %s.";
-    static final String CONFIRM_TEXT = "Someone, we hope you, asked for the status notices of %s at this address."
-            + " Confirm within 24 hours with the link below; until then nothing else is sent. If it was not"
-            + " you, ignore this mail: the request expires on its own.";
-    static final String CONFIRM_LINK = "Confirm your subscription";
-    static final String MANAGE_TEXT = "This address already receives the status notices of %s. Change the"
-            + " services it follows, or leave, with the link below. If you did not ask, ignore this mail.";
+    /** A mail's word: {@code mail.<key>} of the bundle, placeholders filled. */
+    String text(String key, Object... args) {
+        return words.text("mail." + key, args);
+    }
+
+    String window(java.time.Instant startsAt, java.time.Instant endsAt) {
+        return words.text("maintenance.window", words.dateTime(startsAt), words.dateTime(endsAt));
+    }
+
+    /** The language's tag, for {@code <html lang>}. */
+    String tag() {
+        return words.language().tag();
+    }
 }

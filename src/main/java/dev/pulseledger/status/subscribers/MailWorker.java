@@ -1,6 +1,7 @@
 package dev.pulseledger.status.subscribers;
 
 import dev.pulseledger.config.MailSettings;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.webhooks.Backoff;
 import io.micrometer.core.instrument.Counter;
@@ -248,6 +249,7 @@ public final class MailWorker implements AutoCloseable {
             SubscriberStore subscribers,
             MailSettings mail,
             Optional<String> providerName,
+            Messages pageWords,
             Settings settings,
             Clock clock,
             RandomGenerator random,
@@ -258,7 +260,7 @@ public final class MailWorker implements AutoCloseable {
                 new MailQueue(database),
                 subscribers,
                 new SmtpMailer(mail.smtp(), settings.timeout()),
-                new MailComposer(mail, providerName),
+                new MailComposer(mail, providerName, pageWords),
                 settings,
                 backoff,
                 clock,

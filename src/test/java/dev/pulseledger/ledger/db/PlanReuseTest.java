@@ -72,7 +72,7 @@ class PlanReuseTest {
     void aBalanceReadOfOneAccountRunsOnAKeptPlan() {
         try (TestNode node = TestNode.start(TestStore.POSTGRESQL.newDatabaseUrl());
                 Database database = oneSession(node);
-                BalanceReader reader = new BalanceReader(database, Duration.ofSeconds(5))) {
+                BalanceReader reader = new BalanceReader(database, Duration.ofSeconds(5), view -> new byte[0])) {
             Fixtures.Caller caller = new Fixtures(node).caller(1_000);
             for (int i = 0; i < RUNS; i++) {
                 assertThat(reader.balance(caller.accountId()))

@@ -154,6 +154,39 @@ class StatusFeedsTest {
     }
 
     @Test
+    void aServicesAtomFeedCarriesOnlyTheIncidentsThatNameIt() throws Exception {
+        Reply reply = node.anonymous().get("/status/feed.atom?service=search");
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.contentType()).isEqualTo("application/atom+xml; charset=utf-8");
+
+        SyndFeed feed = new SyndFeedInput().build(new InputSource(new StringReader(reply.text())));
+
+        assertThat(feed.getTitle()).isEqualTo("Acme status incidents: Search");
+        assertThat(feed.getEntries()).extracting(SyndEntry::getTitle).containsExactly("Slow search");
+        assertThat(reply.text()).contains("href=\"/status/feed.atom?service=search\"");
+        SyndFeed whole = new SyndFeedInput()
+                .build(new InputSource(new StringReader(
+                        node.anonymous().get("/status/feed.atom").text())));
+        assertThat(feed.getUri()).startsWith("urn:uuid:").isNotEqualTo(whole.getUri());
+        assertThat(new SyndFeedInput()
+                        .build(new InputSource(new StringReader(node.anonymous()
+                                .get("/status/feed.atom?service=api")
+                                .text())))
+                        .getEntries())
+                .extracting(SyndEntry::getTitle)
+                .containsExactly(HOSTILE_TITLE);
+    }
+
+    @Test
+    void aFeedForAnUnknownOrPrivateServiceIsNotFound() {
+        for (String service : List.of("nope", "internal", "")) {
+            Reply reply = node.anonymous().get("/status/feed.atom?service=" + service);
+            assertThat(reply.status()).as(service).isEqualTo(404);
+            assertThat(reply.code()).as(service).isEqualTo("service_not_found");
+        }
+    }
+
+    @Test
     void theFeedsAreOnlyThereWhenTheStatusPageIsOn() {
         try (TestNode off = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
             for (String path : Set.of("/status/feed.atom", V2 + "summary.json", V2 + "incidents.json")) {

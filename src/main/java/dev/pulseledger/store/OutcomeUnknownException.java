@@ -1,4 +1,4 @@
-package dev.pulseledger.ledger.write;
+package dev.pulseledger.store;
 
 /** No outcome arrived in time: the command may or may not have been applied. */
 public final class OutcomeUnknownException extends RuntimeException {

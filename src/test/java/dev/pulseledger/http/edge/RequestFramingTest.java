@@ -1,4 +1,4 @@
-package dev.pulseledger.http;
+package dev.pulseledger.http.edge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /** The framing follows requests however the bytes are split across reads, and never reads past one. */
 class RequestFramingTest {
+    private static final int MAX_HEAD_BYTES = 8192;
+
     @SuppressWarnings("StringConcatToTextBlock") // the exact CRLF bytes read better as escapes
     private static final String CHUNKED = "POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "4\r\n{\"am\r\n0009\r\nount\": 1}\r\n0\r\n\r\n";
@@ -20,7 +22,7 @@ class RequestFramingTest {
         byte[] stream = ascii(CHUNKED + LENGTH + NO_BODY);
         int[] ends = {CHUNKED.length(), CHUNKED.length() + LENGTH.length(), stream.length};
         for (int split = 1; split < stream.length; split++) {
-            RequestFraming framing = new RequestFraming();
+            RequestFraming framing = new RequestFraming(MAX_HEAD_BYTES);
             int position = 0;
             for (int i = 0; i < ends.length; i++) {
                 position = scanToEnd(framing, stream, position, split);
@@ -37,7 +39,7 @@ class RequestFramingTest {
         String request = "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello";
         byte[] stream = ascii(request + "AB0\r\n\r\n" + NO_BODY);
         for (int split = 1; split < stream.length; split++) {
-            RequestFraming framing = new RequestFraming();
+            RequestFraming framing = new RequestFraming(MAX_HEAD_BYTES);
 
             int position = scanToEnd(framing, stream, 0, split);
 

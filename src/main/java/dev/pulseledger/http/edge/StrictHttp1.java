@@ -1,4 +1,4 @@
-package dev.pulseledger.http;
+package dev.pulseledger.http.edge;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.HeaderValues;
@@ -18,10 +18,18 @@ import java.util.Set;
  * protocol this server speaks, with every request framed strictly and {@code Connection: close} kept.
  */
 public final class StrictHttp1 implements ServerConnectionSelector {
-    private final ServerConnectionSelector http1;
+    /** The message of the 400 for a request refused for its head (DirectErrors answers it as a problem). */
+    public static final String MALFORMED_HEAD = "Malformed request head";
 
-    private StrictHttp1(ServerConnectionSelector http1) {
+    /** The message of the 400 for a request refused for its body's framing. */
+    public static final String MALFORMED_BODY = "Malformed request body framing";
+
+    private final ServerConnectionSelector http1;
+    private final int maxHeadBytes;
+
+    private StrictHttp1(ServerConnectionSelector http1, int maxHeadBytes) {
         this.http1 = http1;
+        this.maxHeadBytes = maxHeadBytes;
     }
 
     /**
@@ -33,7 +41,9 @@ public final class StrictHttp1 implements ServerConnectionSelector {
         Http1Config http1 = config.receiveListeners(List.of(new RequestLines(requestListener)))
                 .sendListeners(List.of(new ResponseHeaders()))
                 .build();
-        return new StrictHttp1(Http1ConnectionSelector.builder().config(http1).build());
+        return new StrictHttp1(
+                Http1ConnectionSelector.builder().config(http1).build(),
+                http1.maxPrologueLength() + http1.maxHeadersSize() + RequestFraming.HEAD_MARGIN_BYTES);
     }
 
     @Override
@@ -53,7 +63,7 @@ public final class StrictHttp1 implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return http1.connection(new FramedConnection(ctx));
+        return http1.connection(new FramedConnection(ctx, maxHeadBytes));
     }
 
     /** Lets the connection refuse a request line read from the rest of a closed exchange, then passes it on. */

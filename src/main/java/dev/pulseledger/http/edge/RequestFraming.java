@@ -1,4 +1,4 @@
-package dev.pulseledger.http;
+package dev.pulseledger.http.edge;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -22,8 +22,8 @@ final class RequestFraming {
         BODY
     }
 
-    /** Longer heads are refused by the server (414, 431) before this bound is reached. */
-    static final int MAX_HEAD_BYTES = ServerSettings.MAX_REQUEST_LINE_BYTES + ServerSettings.MAX_HEADER_BYTES + 1024;
+    /** Room beyond the server's own head limits, so that the server (414, 431) refuses a long head first. */
+    static final int HEAD_MARGIN_BYTES = 1024;
 
     /** The server reads chunk sizes as an {@code int}; anything larger is not a size it can honour. */
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE;
@@ -68,7 +68,11 @@ final class RequestFraming {
     private long remaining;
     private int chunkSizeDigits;
 
-    RequestFraming() {
+    private final int maxHeadBytes;
+
+    /** {@code maxHeadBytes}: a head (request line and headers) longer than this is a fault. */
+    RequestFraming(int maxHeadBytes) {
+        this.maxHeadBytes = maxHeadBytes;
         next();
     }
 
@@ -138,14 +142,14 @@ final class RequestFraming {
     }
 
     private boolean headByte(byte b) {
-        if (++headBytes > MAX_HEAD_BYTES || b == LF) {
+        if (++headBytes > maxHeadBytes || b == LF) {
             return fail(Fault.HEAD);
         }
         if (b == CR) {
             state = State.LINE_LF;
         } else {
             if (lineLength == line.length) {
-                line = Arrays.copyOf(line, Math.min(2 * line.length, MAX_HEAD_BYTES));
+                line = Arrays.copyOf(line, Math.min(2 * line.length, maxHeadBytes));
             }
             line[lineLength++] = b;
         }

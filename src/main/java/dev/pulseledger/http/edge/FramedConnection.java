@@ -1,4 +1,4 @@
-package dev.pulseledger.http;
+package dev.pulseledger.http.edge;
 
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
@@ -24,26 +24,21 @@ import org.jspecify.annotations.Nullable;
  * requests after a {@code Connection: close} (docs/SECURITY.md).
  */
 final class FramedConnection implements ConnectionContext {
-    /** The problem detail DirectErrors gives a request refused for its head. */
-    static final String MALFORMED_HEAD = "Malformed request head";
-
-    /** The problem detail DirectErrors gives a request refused for its body's framing. */
-    static final String MALFORMED_BODY = "Malformed request body framing";
-
     private static final byte[] NOTHING = new byte[0];
 
     private final ConnectionContext socket;
     private final DataReader source;
     private final DataReader reader;
-    private final RequestFraming framing = new RequestFraming();
+    private final RequestFraming framing;
     private byte[] pending = NOTHING;
     private int position;
     private int requestsStarted = 1;
     private int requestLinesRead;
     private volatile boolean responseSaidClose;
 
-    FramedConnection(ConnectionContext socket) {
+    FramedConnection(ConnectionContext socket, int maxHeadBytes) {
         this.socket = socket;
+        this.framing = new RequestFraming(maxHeadBytes);
         this.source = socket.dataReader();
         this.reader = DataReader.create(this::nextBytes);
     }
@@ -100,7 +95,7 @@ final class FramedConnection implements ConnectionContext {
                 .type(DirectHandler.EventType.BAD_REQUEST)
                 .status(Status.BAD_REQUEST_400)
                 .setKeepAlive(false)
-                .message(fault == RequestFraming.Fault.HEAD ? MALFORMED_HEAD : MALFORMED_BODY)
+                .message(fault == RequestFraming.Fault.HEAD ? StrictHttp1.MALFORMED_HEAD : StrictHttp1.MALFORMED_BODY)
                 .build();
     }
 

@@ -15,7 +15,37 @@ import java.util.Set;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
-class AdminRoutesNeedTheAdminKeyTest {
+/** The route table's access rules, for every route it holds: /api needs a caller key, /admin an admin key, /console a session. */
+class EveryRouteChecksItsKeyTest {
+    /** The route table checks the caller before any /api handler runs: no key 401, an admin key 403. */
+    @Test
+    void everyRegisteredApiRouteRefusesNoKeyWith401AndAnAdminKeyWith403() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            List<RouteTable.Route> apiRoutes = node.application().routes().stream()
+                    .filter(route -> route.pathTemplate().startsWith(RouteTable.API_PREFIX))
+                    .toList();
+            assertThat(apiRoutes).as("/api routes found in the route table").hasSizeGreaterThan(15);
+
+            SoftAssertions softly = new SoftAssertions();
+            for (RouteTable.Route route : apiRoutes) {
+                String path = route.pathTemplate().replaceAll("\\{[^/]+}", "x1");
+                Reply anonymous = send(node.anonymous(), route.method(), path);
+                softly.assertThat(anonymous.status())
+                        .as("%s %s without a key", route.method(), path)
+                        .isEqualTo(401);
+                if (!route.method().equals("HEAD")) {
+                    softly.assertThat(anonymous.code())
+                            .as("%s %s", route.method(), path)
+                            .isEqualTo("missing_api_key");
+                }
+                softly.assertThat(send(node.admin(), route.method(), path).status())
+                        .as("%s %s with an admin key", route.method(), path)
+                        .isEqualTo(403);
+            }
+            softly.assertAll();
+        }
+    }
+
     @Test
     void everyRegisteredAdminRouteRefusesNoKeyWith401AndACallerKeyWith403() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {

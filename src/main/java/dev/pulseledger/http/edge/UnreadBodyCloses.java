@@ -1,4 +1,4 @@
-package dev.pulseledger.http;
+package dev.pulseledger.http.edge;
 
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
