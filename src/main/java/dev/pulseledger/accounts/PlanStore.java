@@ -15,12 +15,13 @@ import java.util.Optional;
 /** SQL for plans. */
 public final class PlanStore {
     private static final String COLUMNS =
-            "id, name, description, allowance, period, rollover, rate_limit_per_minute, sla, created_at, updated_at";
+            "id, name, description, allowance, period, rollover, rate_limit_per_minute, sla, created_at, updated_at,"
+                    + " pools";
     private static final String INSERT =
-            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     private static final String UPDATE =
             "UPDATE plans SET name = ?, description = ?, allowance = ?, period = ?, rollover = ?,"
-                    + " rate_limit_per_minute = ?, sla = ?, updated_at = ? WHERE id = ?";
+                    + " rate_limit_per_minute = ?, sla = ?, updated_at = ?, pools = ? WHERE id = ?";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM plans ORDER BY id";
     private static final String SELECT_SERVICE = "SELECT 1 FROM services WHERE id = ?";
@@ -48,6 +49,7 @@ public final class PlanStore {
                 ps.setString(8, plan.sla().map(SlaTerms::toText).orElse(null));
                 ps.setLong(9, plan.createdAt().toEpochMilli());
                 ps.setLong(10, plan.updatedAt().toEpochMilli());
+                ps.setString(11, Pools.encodePlanPools(plan.pools()));
                 return ps.executeUpdate() == 1;
             }
         });
@@ -65,7 +67,8 @@ public final class PlanStore {
                 Rows.setOptionalLong(ps, 6, plan.rateLimitPerMinute());
                 ps.setString(7, plan.sla().map(SlaTerms::toText).orElse(null));
                 ps.setLong(8, plan.updatedAt().toEpochMilli());
-                ps.setString(9, plan.id());
+                ps.setString(9, Pools.encodePlanPools(plan.pools()));
+                ps.setString(10, plan.id());
                 if (ps.executeUpdate() != 1) {
                     return false;
                 }
@@ -132,6 +135,7 @@ public final class PlanStore {
                 Rows.optionalLong(rs, "rate_limit_per_minute"),
                 Optional.ofNullable(rs.getString("sla")).map(SlaTerms::fromText),
                 Rows.instant(rs, "created_at"),
-                Rows.instant(rs, "updated_at"));
+                Rows.instant(rs, "updated_at"),
+                Pools.decodePlanPools(rs.getString("pools")));
     }
 }

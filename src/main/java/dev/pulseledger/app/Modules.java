@@ -56,7 +56,7 @@ public record Modules(
         ledger.registerAdmin(routes, access, clock);
         status.registerAdmin(routes, clock);
         events.registerAdmin(routes, clock);
-        subscribers.registerAdmin(routes, status, clock);
+        subscribers.registerAdmin(routes, status, events.webhookUrls(), clock);
         ledger.registerLowBalanceAdmin(routes);
         new DocsRoutes(StartBanner.servesStatusPage(config) ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
         console.register(routes, config, access, ledger, status, events, clock);

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Everything one decided batch changes, for a store to write in the batch's transaction.
@@ -29,6 +30,7 @@ import java.util.Optional;
  * @param events the events the batch raises
  * @param newReservations reservations made by the batch, as they stand at its end
  * @param endedReservations reservations of earlier batches that this batch ended
+ * @param accountPools the named pools of each account that got a new one, all of them
  */
 public record ChangeSet(
         Instant at,
@@ -45,7 +47,8 @@ public record ChangeSet(
         List<IdempotencyRecord> idempotencyRecords,
         List<NewEvent> events,
         List<Reservation> newReservations,
-        List<Reservation> endedReservations) {
+        List<Reservation> endedReservations,
+        Map<String, Set<String>> accountPools) {
 
     public ChangeSet {
         newAccounts = List.copyOf(newAccounts);
@@ -62,6 +65,7 @@ public record ChangeSet(
         events = List.copyOf(events);
         newReservations = List.copyOf(newReservations);
         endedReservations = List.copyOf(endedReservations);
+        accountPools = Map.copyOf(accountPools);
     }
 
     /** An account's plan and period state after the batch; {@code planChanged} when it moved to {@code planId}. */

@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.web;
 
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -31,7 +32,7 @@ public final class ReservationRoutes {
     static final long DEFAULT_EXPIRES_IN_SECONDS = 300;
     static final long MAX_EXPIRES_IN_SECONDS = 24 * 3600;
     private static final Pattern RESERVATION_ID = Pattern.compile("rsv_[0-9a-z]{26}");
-    private static final Set<String> RESERVE_FIELDS = Set.of("amount", "expiresInSeconds");
+    private static final Set<String> RESERVE_FIELDS = Set.of("amount", "expiresInSeconds", "pool");
     private static final Set<String> SETTLE_FIELDS = Set.of("amount");
 
     private final LedgerWriter ledger;
@@ -56,9 +57,12 @@ public final class ReservationRoutes {
         long amount = body.requiredLong("amount", SpendRequest.MIN_AMOUNT, SpendRequest.MAX_AMOUNT);
         long seconds =
                 body.optionalLong("expiresInSeconds", 1, MAX_EXPIRES_IN_SECONDS).orElse(DEFAULT_EXPIRES_IN_SECONDS);
+        String pool = body.optionalString("pool", PoolParams.MAX_TEXT)
+                .map(PoolParams::checked)
+                .orElse(Pools.DEFAULT);
         Optional<String> idempotencyKey = TokenRoutes.idempotencyKey(req);
         ReserveResult result = Queued.call(
-                () -> ledger.reserve(caller.accountId(), amount, Duration.ofSeconds(seconds), idempotencyKey));
+                () -> ledger.reserve(caller.accountId(), pool, amount, Duration.ofSeconds(seconds), idempotencyKey));
         switch (result) {
             case ReserveResult.Reserved reserved -> {
                 if (reserved.replayed()) {
@@ -72,6 +76,7 @@ public final class ReservationRoutes {
             case ReserveResult.InsufficientBalance insufficient ->
                 throw TokenRoutes.insufficientBalance(
                         "reservation", insufficient.balance(), insufficient.required(), insufficient.replayed());
+            case ReserveResult.PoolNotFound unknown -> throw PoolParams.notFound(unknown.pool());
             case ReserveResult.IdempotencyKeyReused reused ->
                 throw new ProblemException(
                         ProblemCode.IDEMPOTENCY_KEY_REUSED,

@@ -20,6 +20,7 @@ import dev.pulseledger.ledger.core.SpendRequest;
 import dev.pulseledger.ledger.core.SpendResult;
 import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.ledger.read.BalanceReader;
+import dev.pulseledger.ledger.read.BalanceView;
 import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.ledger.write.LedgerWriter;
@@ -91,8 +92,9 @@ public final class TokenRoutes {
         Caller caller = RouteTable.caller(req);
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
+        String pool = PoolParams.fromQuery(req);
         SpendResult result =
-                Queued.call(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
+                Queued.call(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey, pool)));
         countSpend(result);
         switch (result) {
             case SpendResult.Spent spent -> {
@@ -107,6 +109,7 @@ public final class TokenRoutes {
             case SpendResult.InsufficientBalance insufficient ->
                 throw insufficientBalance(
                         "spend", insufficient.balance(), insufficient.required(), insufficient.replayed());
+            case SpendResult.PoolNotFound unknown -> throw PoolParams.notFound(unknown.pool());
             case SpendResult.IdempotencyKeyReused reused ->
                 throw new ProblemException(
                         ProblemCode.IDEMPOTENCY_KEY_REUSED,
@@ -163,12 +166,18 @@ public final class TokenRoutes {
             balanceAt(caller, at.get(), res);
             return;
         }
+        Optional<String> pool = Requests.query(req, "pool").map(PoolParams::checked);
         BalanceReader.Balance read =
                 Queued.call(() -> balances.read(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         BalanceReader.Balance current = Queued.call(() ->
                         ledger.catchUpIfDue(caller.accountId(), read.view().dueAt()))
                 ? Queued.call(() -> balances.read(caller.accountId())).orElseThrow(TokenRoutes::accountGone)
                 : read;
+        if (pool.isPresent()) {
+            BalanceView ofPool = current.view().ofPool(pool.get()).orElseThrow(() -> PoolParams.notFound(pool.get()));
+            Responses.ok(res, TokenJson.balance(ofPool));
+            return;
+        }
         Responses.send(res, 200, Responses.JSON, current.json());
     }
 
@@ -265,6 +274,7 @@ public final class TokenRoutes {
         String outcome = switch (result) {
             case SpendResult.Spent spent -> spent.replayed() ? "replayed" : "spent";
             case SpendResult.InsufficientBalance insufficient -> "insufficient_balance";
+            case SpendResult.PoolNotFound unknown -> "pool_not_found";
             case SpendResult.IdempotencyKeyReused reused -> "idempotency_key_reused";
             case SpendResult.IdempotencyKeyInUse inUse -> "idempotency_key_in_use";
         };
