@@ -52,7 +52,7 @@ class PoolsConcurrencyTest {
                 for (int i = 0; i < OPERATIONS_PER_THREAD; i++) {
                     String pool = POOLS.get(random.nextInt(POOLS.size()));
                     AtomicLong net = taken.computeIfAbsent(caller.accountId() + "/" + pool, k -> new AtomicLong());
-                    long amount = 1 + random.nextInt(60);
+                    long amount = 1L + random.nextInt(60);
                     if (random.nextInt(5) == 0) {
                         holdAndSettle(api, pool, amount, net);
                         continue;
