@@ -26,7 +26,7 @@ public final class AccountStreamRoutes {
 
     /** The outbox events that concern one account, by their wire names; each carries {@code accountId}. */
     static final Set<String> ACCOUNT_EVENTS =
-            Set.of("balance.low", "allowance.renewed", "credits.expired", "reservation.expired");
+            Set.of("balance.low", "allowance.renewed", "credits.expired", "reservation.expired", "sla.credited");
 
     private final Access access;
     private final EventStreams streams;

@@ -143,6 +143,7 @@ final class BatchState {
                 changes.endedReservationIds.stream()
                         .filter(id -> !changes.newReservationIds.contains(id))
                         .map(reservations::get)
-                        .toList());
+                        .toList(),
+                List.copyOf(changes.slaPeriods.values()));
     }
 }

@@ -29,6 +29,7 @@ import java.util.Optional;
  * @param events the events the batch raises
  * @param newReservations reservations made by the batch, as they stand at its end
  * @param endedReservations reservations of earlier batches that this batch ended
+ * @param slaPeriods the SLA periods the batch measured, credited or not
  */
 public record ChangeSet(
         Instant at,
@@ -45,7 +46,8 @@ public record ChangeSet(
         List<IdempotencyRecord> idempotencyRecords,
         List<NewEvent> events,
         List<Reservation> newReservations,
-        List<Reservation> endedReservations) {
+        List<Reservation> endedReservations,
+        List<SlaPeriod> slaPeriods) {
 
     public ChangeSet {
         newAccounts = List.copyOf(newAccounts);
@@ -62,6 +64,7 @@ public record ChangeSet(
         events = List.copyOf(events);
         newReservations = List.copyOf(newReservations);
         endedReservations = List.copyOf(endedReservations);
+        slaPeriods = List.copyOf(slaPeriods);
     }
 
     /** An account's plan and period state after the batch; {@code planChanged} when it moved to {@code planId}. */

@@ -111,13 +111,25 @@ final class GrantRules {
             Optional<Instant> expiresAt,
             Optional<Instant> periodStart,
             @Nullable String reason) {
+        LedgerKind lineKind = kind == GrantKind.ALLOWANCE ? LedgerKind.ALLOWANCE : LedgerKind.CREDIT;
+        grant(account, kind, lineKind, amount, expiresAt, periodStart, reason);
+    }
+
+    /** A new grant of {@code amount} tokens with a line of {@code lineKind}; returns the grant's id. */
+    String grant(
+            WorkingAccount account,
+            GrantKind kind,
+            LedgerKind lineKind,
+            long amount,
+            Optional<Instant> expiresAt,
+            Optional<Instant> periodStart,
+            @Nullable String reason) {
         Grant grant =
                 new Grant(batch.newGrantId(), account.id, kind, amount, amount, 0, expiresAt, periodStart, batch.now);
         batch.putGrant(grant);
         batch.changes.newGrantIds.add(grant.id());
         account.grantIds.add(grant.id());
         batch.addToBalance(account, amount);
-        LedgerKind lineKind = kind == GrantKind.ALLOWANCE ? LedgerKind.ALLOWANCE : LedgerKind.CREDIT;
         batch.changes.lines.add(new LedgerLine(
                 account.id,
                 lineKind,
@@ -127,6 +139,7 @@ final class GrantRules {
                 Optional.of(grant.id()),
                 Optional.ofNullable(reason)));
         expiresAt.ifPresent(account::dueNoLaterThan);
+        return grant.id();
     }
 
     /** Expires every grant whose expiry has come, and raises credits.expired for them. */

@@ -14,6 +14,8 @@ import dev.pulseledger.ledger.core.ReleaseResult;
 import dev.pulseledger.ledger.core.ReserveResult;
 import dev.pulseledger.ledger.core.RevertResult;
 import dev.pulseledger.ledger.core.SettleResult;
+import dev.pulseledger.ledger.core.SlaCreditResult;
+import dev.pulseledger.ledger.core.SlaMeasurement;
 import dev.pulseledger.ledger.core.SpendRequest;
 import dev.pulseledger.ledger.core.SpendResult;
 import dev.pulseledger.ledger.core.StateQuery;
@@ -170,6 +172,11 @@ public final class LedgerWriter implements AutoCloseable {
 
     public CreditResult credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) {
         return submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt));
+    }
+
+    /** Records one measured period of the account's SLA, crediting a breach once (CONTRACT §13). */
+    public SlaCreditResult slaCredit(String accountId, SlaMeasurement measurement) {
+        return submit(new LedgerCommand.SlaCredit(accountId, measurement));
     }
 
     public PlanChangeResult changePlan(String accountId, String planId) {
