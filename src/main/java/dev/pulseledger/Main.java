@@ -9,6 +9,7 @@ import dev.pulseledger.cli.PlansCommand;
 import dev.pulseledger.cli.ReservationsCommand;
 import dev.pulseledger.cli.ServiceGroupsCommand;
 import dev.pulseledger.cli.ServicesCommand;
+import dev.pulseledger.cli.StatusSubscribersCommand;
 import dev.pulseledger.config.ConfigException;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.verify.VerifyCommand;
@@ -39,6 +40,7 @@ public final class Main {
                 .addSubcommand(new KeysCommand())
                 .addSubcommand(new ServicesCommand())
                 .addSubcommand(new ServiceGroupsCommand())
+                .addSubcommand(new StatusSubscribersCommand())
                 .addSubcommand(new IncidentsCommand())
                 .addSubcommand(new MaintenancesCommand())
                 .addSubcommand(new OperatorsCommand())

@@ -3,13 +3,14 @@ package dev.pulseledger.accounts;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pulseledger.http.Times;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON shape of a plan, the same for callers and operators; the caller's view adds its account's
  * {@code currentPeriod}. {@code monthlyTokens}, the field of the first API, is the allowance of a monthly
- * plan and null for other periods.
+ * plan and null for other periods. {@code pools} are its named pools' allowances (CONTRACT §14).
  */
 public record PlanJson(
         String id,
@@ -23,6 +24,7 @@ public record PlanJson(
         @Nullable SlaJson sla,
         String createdAt,
         String updatedAt,
+        Map<String, PoolAllowance> pools,
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable PeriodBody currentPeriod) {
 
     public static PlanJson of(Plan plan) {
@@ -38,6 +40,7 @@ public record PlanJson(
                 plan.sla().map(SlaJson::of).orElse(null),
                 Times.format(plan.createdAt()),
                 Times.format(plan.updatedAt()),
+                plan.pools(),
                 null);
     }
 
@@ -56,6 +59,7 @@ public record PlanJson(
                 body.sla(),
                 body.createdAt(),
                 body.updatedAt(),
+                body.pools(),
                 PeriodBody.of(currentPeriod));
     }
 

@@ -15,13 +15,14 @@ import java.util.Optional;
 /** SQL for plans. */
 public final class PlanStore {
     private static final String COLUMNS =
-            "id, name, description, allowance, period, rollover, rate_limit_per_minute, sla, created_at, updated_at";
+            "id, name, description, allowance, period, rollover, rate_limit_per_minute, sla, created_at, updated_at,"
+                    + " pools";
     private static final String INSERT = "INSERT INTO plans (" + COLUMNS
-            + ", sla_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+            + ", sla_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
     // An SLA that changes (or appears) counts from now: the periods that ended before are not measured by it.
     private static final String UPDATE = "UPDATE plans SET name = ?, description = ?, allowance = ?, period = ?,"
             + " rollover = ?, rate_limit_per_minute = ?, sla_since = CASE WHEN sla = ? THEN sla_since ELSE ? END,"
-            + " sla = ?, updated_at = ? WHERE id = ?";
+            + " sla = ?, updated_at = ?, pools = ? WHERE id = ?";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM plans ORDER BY id";
     private static final String SELECT_SERVICE = "SELECT 1 FROM services WHERE id = ?";
@@ -49,7 +50,8 @@ public final class PlanStore {
                 ps.setString(8, plan.sla().map(SlaTerms::toText).orElse(null));
                 ps.setLong(9, plan.createdAt().toEpochMilli());
                 ps.setLong(10, plan.updatedAt().toEpochMilli());
-                ps.setLong(11, plan.createdAt().toEpochMilli());
+                ps.setString(11, Pools.encodePlanPools(plan.pools()));
+                ps.setLong(12, plan.createdAt().toEpochMilli());
                 return ps.executeUpdate() == 1;
             }
         });
@@ -70,7 +72,8 @@ public final class PlanStore {
                 ps.setLong(8, plan.updatedAt().toEpochMilli());
                 ps.setString(9, sla);
                 ps.setLong(10, plan.updatedAt().toEpochMilli());
-                ps.setString(11, plan.id());
+                ps.setString(11, Pools.encodePlanPools(plan.pools()));
+                ps.setString(12, plan.id());
                 if (ps.executeUpdate() != 1) {
                     return false;
                 }
@@ -137,6 +140,7 @@ public final class PlanStore {
                 Rows.optionalLong(rs, "rate_limit_per_minute"),
                 Optional.ofNullable(rs.getString("sla")).map(SlaTerms::fromText),
                 Rows.instant(rs, "created_at"),
-                Rows.instant(rs, "updated_at"));
+                Rows.instant(rs, "updated_at"),
+                Pools.decodePlanPools(rs.getString("pools")));
     }
 }

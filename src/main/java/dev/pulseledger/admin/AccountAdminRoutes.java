@@ -4,6 +4,7 @@ import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStatus;
 import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.LedgerEntry;
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageBody;
@@ -19,6 +20,7 @@ import dev.pulseledger.ledger.core.CreditResult;
 import dev.pulseledger.ledger.core.LedgerCore;
 import dev.pulseledger.ledger.core.OpenResult;
 import dev.pulseledger.ledger.core.PlanChangeResult;
+import dev.pulseledger.ledger.web.PoolParams;
 import dev.pulseledger.ledger.write.LedgerWriter;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
@@ -34,7 +36,7 @@ public final class AccountAdminRoutes {
     private static final Set<String> CREATE_FIELDS = Set.of("name", "planId", "balance");
     private static final Set<String> PLAN_FIELDS = Set.of("planId");
     private static final Set<String> STATUS_FIELDS = Set.of("status");
-    private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason", "expiresAt");
+    private static final Set<String> CREDIT_FIELDS = Set.of("amount", "reason", "expiresAt", "pool");
     /** The most tokens one grant may add. */
     public static final long MAX_CREDIT = 1_000_000_000_000L;
 
@@ -128,7 +130,10 @@ public final class AccountAdminRoutes {
         long amount = body.requiredLong("amount", 1, MAX_CREDIT);
         String reason = body.optionalString("reason", 500).orElse("");
         Optional<Instant> expiresAt = body.optionalInstant("expiresAt");
-        switch (Queued.call(() -> ledger.credit(accountId, amount, reason, expiresAt))) {
+        String pool = body.optionalString("pool", PoolParams.MAX_TEXT)
+                .map(PoolParams::checked)
+                .orElse(Pools.DEFAULT);
+        switch (Queued.call(() -> ledger.credit(accountId, pool, amount, reason, expiresAt))) {
             case CreditResult.Credited credited -> {
                 Responses.json(
                         res,
@@ -144,6 +149,7 @@ public final class AccountAdminRoutes {
             case CreditResult.AccountNotFound notFound -> throw accountNotFound();
             case CreditResult.ExpiryNotInFuture past ->
                 throw ProblemException.invalidField("expiresAt", "must be in the future");
+            case CreditResult.PoolLimitReached limit -> throw PoolParams.limitReached(limit.limit());
             case CreditResult.BalanceLimitReached limit ->
                 throw new ProblemException(
                         ProblemCode.BALANCE_LIMIT_REACHED,

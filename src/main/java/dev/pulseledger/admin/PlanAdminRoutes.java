@@ -4,6 +4,8 @@ import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.accounts.PoolAllowance;
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.http.DataList;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -11,12 +13,15 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.ledger.web.PoolParams;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /** Operator API for plans (CONTRACT §4). */
 public final class PlanAdminRoutes {
@@ -29,9 +34,19 @@ public final class PlanAdminRoutes {
             "rollover",
             "monthlyTokens",
             "rateLimitPerMinute",
-            "sla");
+            "sla",
+            "pools");
     private static final Set<String> UPDATE_FIELDS = Set.of(
-            "name", "description", "allowance", "period", "rollover", "monthlyTokens", "rateLimitPerMinute", "sla");
+            "name",
+            "description",
+            "allowance",
+            "period",
+            "rollover",
+            "monthlyTokens",
+            "rateLimitPerMinute",
+            "sla",
+            "pools");
+    private static final Set<String> POOL_FIELDS = Set.of("allowance", "rollover");
     public static final long MAX_RATE_LIMIT_PER_MINUTE = 10_000_000L;
 
     private final PlanStore plans;
@@ -108,7 +123,31 @@ public final class PlanAdminRoutes {
                 body.optionalLong("rateLimitPerMinute", 1, MAX_RATE_LIMIT_PER_MINUTE),
                 SlaField.read(body),
                 createdAt,
-                updatedAt);
+                updatedAt,
+                pools(body));
+    }
+
+    /** {@code "pools": {"images": {"allowance", "rollover"}}}: at most 15 named pools beside default. */
+    private static Map<String, PoolAllowance> pools(JsonBody body) {
+        Map<String, PoolAllowance> pools = new TreeMap<>();
+        Map<String, JsonBody> named = body.optionalObjectMap("pools", Pools.MAX_PER_ACCOUNT - 1, POOL_FIELDS)
+                .orElse(Map.of());
+        for (Map.Entry<String, JsonBody> pool : named.entrySet()) {
+            String name = PoolParams.checked(pool.getKey());
+            if (name.equals(Pools.DEFAULT)) {
+                throw ProblemException.invalidField("pools.default", "is the plan's own allowance and rollover");
+            }
+            pools.put(
+                    name,
+                    new PoolAllowance(
+                            pool.getValue()
+                                    .optionalLong("allowance", 0, Plan.MAX_ALLOWANCE)
+                                    .orElse(0L),
+                            pool.getValue()
+                                    .optionalLong("rollover", 0, Plan.MAX_ALLOWANCE)
+                                    .orElse(0L)));
+        }
+        return pools;
     }
 
     private void refuseUnknownServices(Plan plan) {

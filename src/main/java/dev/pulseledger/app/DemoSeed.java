@@ -79,7 +79,8 @@ final class DemoSeed {
                     Optional.empty(),
                     Optional.empty(),
                     now,
-                    now));
+                    now,
+                    Map.of()));
             seedServices(services, now);
             seedStatusPage(status.incidents(), status.maintenances(), now);
         }

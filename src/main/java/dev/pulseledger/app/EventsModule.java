@@ -2,6 +2,7 @@ package dev.pulseledger.app;
 
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.EventSettings;
+import dev.pulseledger.config.Settings;
 import dev.pulseledger.events.AccountStreamRoutes;
 import dev.pulseledger.events.EventFeed;
 import dev.pulseledger.events.EventStreams;
@@ -10,20 +11,24 @@ import dev.pulseledger.events.PulseStreamRoutes;
 import dev.pulseledger.http.Access;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.ledger.read.LedgerHistory;
+import dev.pulseledger.outbound.ReachableAddresses;
 import dev.pulseledger.webhooks.DeliveryWorker;
 import dev.pulseledger.webhooks.WebhookAdminRoutes;
 import dev.pulseledger.webhooks.WebhookStore;
+import dev.pulseledger.webhooks.WebhookUrls;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
 
 /** The outbox every change writes its event to, the feed that reads it, the webhook worker and the event streams. */
-public record EventsModule(WebhookStore webhooks, Outbox outbox, EventFeed feed, EventSettings settings) {
+public record EventsModule(
+        WebhookStore webhooks, Outbox outbox, EventFeed feed, EventSettings settings, WebhookUrls webhookUrls) {
 
     public static EventsModule build(
             Config config, DatabaseModule db, Clock clock, PrometheusMeterRegistry metrics, StartedParts parts) {
         EventSettings settings = config.events();
         WebhookStore webhooks = new WebhookStore(db.main());
+        WebhookUrls urls = new WebhookUrls(new ReachableAddresses(config.get(Settings.WEBHOOK_ALLOW_PRIVATE)));
         Outbox outbox = new Outbox(db.main(), webhooks::enqueue);
         EventFeed feed = parts.add("event feed", EventFeed.atEnd(outbox, settings.pollInterval()));
         parts.startLater("event feed", feed::start);
@@ -38,9 +43,9 @@ public record EventsModule(WebhookStore webhooks, Outbox outbox, EventFeed feed,
                 "webhook worker",
                 () -> parts.add(
                         "webhook worker",
-                        DeliveryWorker.create(webhooks, outbox, delivery, clock, new SecureRandom(), metrics)
+                        DeliveryWorker.create(webhooks, outbox, delivery, urls, clock, new SecureRandom(), metrics)
                                 .start()));
-        return new EventsModule(webhooks, outbox, feed, settings);
+        return new EventsModule(webhooks, outbox, feed, settings, urls);
     }
 
     /** The two event streams, pulse and an account's ledger. */
@@ -52,9 +57,8 @@ public record EventsModule(WebhookStore webhooks, Outbox outbox, EventFeed feed,
                 settings.heartbeatInterval(),
                 config.serverLimits().maxConcurrentRequests() / 2,
                 metrics);
-        new PulseStreamRoutes(access, streams).register(routes);
+        new PulseStreamRoutes(streams).register(routes);
         new AccountStreamRoutes(
-                        access,
                         streams,
                         accountId -> history.latest(accountId)
                                 .map(head ->
@@ -63,7 +67,7 @@ public record EventsModule(WebhookStore webhooks, Outbox outbox, EventFeed feed,
     }
 
     public void registerAdmin(RouteTable routes, Clock clock) {
-        new WebhookAdminRoutes(webhooks, clock).register(routes);
+        new WebhookAdminRoutes(webhooks, webhookUrls, clock).register(routes);
     }
 
     /** Ends the open event streams when the node stops, before the server does, so that they do not hold it up. */

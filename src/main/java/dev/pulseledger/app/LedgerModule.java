@@ -94,19 +94,12 @@ public record LedgerModule(
     }
 
     private SlaRoutes slaRoutes(AccessModule access, Clock clock) {
-        return new SlaRoutes(
-                access.access(),
-                access.accounts(),
-                access.plans(),
-                writer,
-                new SlaReports(db.main(), slaMeter(db)),
-                clock);
+        return new SlaRoutes(access.accounts(), access.plans(), writer, new SlaReports(db.main(), slaMeter(db)), clock);
     }
 
     /** The callers' routes: spending, reservations and usage. */
     public void registerApi(RouteTable routes, AccessModule access, PrometheusMeterRegistry metrics, Clock clock) {
         new TokenRoutes(
-                        access.access(),
                         writer,
                         balances,
                         new SpendingQueries(db.main()),
@@ -116,8 +109,8 @@ public record LedgerModule(
                         history,
                         clock)
                 .register(routes);
-        new ReservationRoutes(access.access(), writer, reservations).register(routes);
-        new UsageRoutes(access.access(), history, clock).register(routes);
+        new ReservationRoutes(writer, reservations).register(routes);
+        new UsageRoutes(history, clock).register(routes);
         slaRoutes(access, clock).registerApi(routes);
     }
 

@@ -49,14 +49,14 @@ public record Modules(
     /** Registers every route; a literal path and a template that could match it keep the order they had. */
     public void register(RouteTable routes, Config config, PrometheusMeterRegistry metrics, Clock clock) {
         new HealthRoutes(db.main(), metrics).register(routes);
-        status.registerPulse(routes, access.access());
+        status.registerPulse(routes);
         events.registerStreams(routes, config, access.access(), ledger.history(), metrics);
         ledger.registerApi(routes, access, metrics, clock);
         access.register(routes, clock);
         ledger.registerAdmin(routes, access, clock);
-        status.registerAdmin(routes, access.access(), clock);
+        status.registerAdmin(routes, clock);
         events.registerAdmin(routes, clock);
-        subscribers.registerAdmin(routes, status, clock);
+        subscribers.registerAdmin(routes, status, events.webhookUrls(), clock);
         ledger.registerLowBalanceAdmin(routes);
         new DocsRoutes(StartBanner.servesStatusPage(config) ? StatusPageRoutes.PATH : DocsRoutes.PATH).register(routes);
         console.register(routes, config, access, ledger, status, events, clock);

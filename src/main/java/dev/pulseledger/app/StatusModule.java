@@ -4,7 +4,6 @@ import dev.pulseledger.admin.ServiceAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.Settings;
 import dev.pulseledger.events.Outbox;
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.admin.IncidentAdminRoutes;
@@ -89,18 +88,18 @@ public record StatusModule(
                 services, groups, incidents, maintenances, history, feed, upstreams, guard, words, heartbeats);
     }
 
-    public void registerPulse(RouteTable routes, Access access) {
-        new PulseRoutes(access, feed).register(routes);
+    public void registerPulse(RouteTable routes) {
+        new PulseRoutes(feed).register(routes);
     }
 
-    public void registerAdmin(RouteTable routes, Access access, Clock clock) {
+    public void registerAdmin(RouteTable routes, Clock clock) {
         new ServiceAdminRoutes(services, groups, upstreams, upstreamGuard, feed, clock).register(routes);
         new ServiceGroupAdminRoutes(groups, feed, clock).register(routes);
         new HeartbeatRoutes(heartbeats, services, clock).register(routes);
         new ServiceHistoryAdminRoutes(history, services).register(routes);
         new IncidentAdminRoutes(incidents, feed, clock).register(routes);
         new MaintenanceAdminRoutes(maintenances, feed, clock).register(routes);
-        new PulseHistoryRoutes(access, incidents, history, feed, clock).register(routes);
+        new PulseHistoryRoutes(incidents, history, feed, clock).register(routes);
     }
 
     /** The public status page and its feeds, when the node serves them. */

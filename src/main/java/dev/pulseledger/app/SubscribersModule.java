@@ -15,6 +15,7 @@ import dev.pulseledger.status.subscribers.SubscribeRoutes;
 import dev.pulseledger.status.subscribers.SubscriberAdminRoutes;
 import dev.pulseledger.status.subscribers.SubscriberDirectory;
 import dev.pulseledger.status.subscribers.SubscriberStore;
+import dev.pulseledger.webhooks.WebhookUrls;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -66,8 +67,8 @@ public record SubscribersModule(
         return notices;
     }
 
-    public void registerAdmin(RouteTable routes, StatusModule status, Clock clock) {
-        new SubscriberAdminRoutes(directory, subscribers, status.services(), clock).register(routes);
+    public void registerAdmin(RouteTable routes, StatusModule status, WebhookUrls webhookUrls, Clock clock) {
+        new SubscriberAdminRoutes(directory, subscribers, status.services(), webhookUrls, clock).register(routes);
     }
 
     /**

@@ -157,6 +157,13 @@ public final class Settings {
             "How often a node reads new events for streams and webhooks, and checks for due maintenance steps.");
     public static final Setting<Duration> SSE_HEARTBEAT =
             declare("sse-heartbeat-ms", Kind.millis(100, 300_000), "15000", "Heartbeat interval of /api/pulse/stream.");
+    public static final Setting<HostAllowList> WEBHOOK_ALLOW_PRIVATE = declare(
+            "webhook-allow-private",
+            new Kind<>(
+                    "comma-separated host names, IP addresses or CIDR ranges, or nothing", HostAllowList::parse, false),
+            "",
+            "Webhook receivers (status webhook subscribers too) that may be at private, loopback or link-local"
+                    + " addresses; none by default.");
     public static final Setting<Integer> WEBHOOK_MAX_ATTEMPTS = declare(
             "webhook-max-attempts", Kind.wholeNumber(1, 50), "12", "Attempts per webhook delivery before it fails.");
     public static final Setting<Duration> WEBHOOK_RETRY_BASE = declare(

@@ -7,6 +7,7 @@ import dev.pulseledger.accounts.LedgerEntry;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanStore;
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.console.ConsoleSessions.Session;
 import dev.pulseledger.http.Queued;
@@ -144,7 +145,8 @@ final class AccountPages {
         Optional<String> reason = form.text("reason", 500, false);
         if (form.valid()) {
             long tokens = amount.orElseThrow();
-            switch (Queued.call(() -> ledger.credit(accountId, tokens, reason.orElse(""), Optional.empty()))) {
+            switch (Queued.call(
+                    () -> ledger.credit(accountId, Pools.DEFAULT, tokens, reason.orElse(""), Optional.empty()))) {
                 case CreditResult.Credited credited -> {
                     ConsoleGuard.redirect(res, path(accountId) + "?done=credited");
                     return;
@@ -156,6 +158,8 @@ final class AccountPages {
                 case CreditResult.BalanceLimitReached limit ->
                     form.error("amount", "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
                 case CreditResult.ExpiryNotInFuture past -> throw new IllegalStateException("No expiry was given");
+                case CreditResult.PoolLimitReached limit ->
+                    throw new IllegalStateException("The default pool is no new pool");
             }
         }
         showFailed(res, session, accountId, form, "credits");

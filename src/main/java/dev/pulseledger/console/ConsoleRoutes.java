@@ -22,6 +22,8 @@ import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.MaintenanceStore;
 import dev.pulseledger.status.pulse.PulseFeed;
 import dev.pulseledger.status.services.ServiceStore;
+import dev.pulseledger.status.subscribers.SubscriberDirectory;
+import dev.pulseledger.status.subscribers.SubscriberStore;
 import dev.pulseledger.status.upstream.UpstreamStore;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.webhooks.WebhookStore;
@@ -128,6 +130,11 @@ public final class ConsoleRoutes {
                 .register(routes, guard);
         new PlanPages(stores.plans(), view, clock).register(routes, guard);
         new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
+        new StatusSubscriberPages(
+                        new SubscriberDirectory(stores.database(), stores.webhooks()),
+                        new SubscriberStore(stores.database()),
+                        view)
+                .register(routes, guard);
         new IncidentPages(stores.incidents(), stores.services(), stores.feed(), view, clock).register(routes, guard);
         new MaintenancePages(stores.maintenances(), stores.services(), stores.feed(), view, clock)
                 .register(routes, guard);

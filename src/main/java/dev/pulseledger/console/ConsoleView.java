@@ -56,6 +56,7 @@ final class ConsoleView {
             Map.entry("maintenance", "maintenance"),
             Map.entry("webhooks", "webhooks"),
             Map.entry("webhook", "webhooks"),
+            Map.entry("status-subscribers", "status-subscribers"),
             Map.entry("audit", "audit"));
 
     private final PebbleEngine engine;

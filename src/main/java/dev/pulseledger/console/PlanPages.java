@@ -72,7 +72,9 @@ final class PlanPages {
             view.notFound(res, session);
             return;
         }
+        // The console's form has no pools: the plan keeps the ones it has.
         Optional<Plan> updated = plan(current.get().id(), form, current.get().createdAt(), clock.instant())
+                .map(plan -> plan.withPools(current.get().pools()))
                 .filter(p -> servicesExist(p, form));
         if (updated.isPresent() && plans.update(updated.get())) {
             ConsoleGuard.redirect(res, "/console/plans?done=updated");
@@ -109,7 +111,8 @@ final class PlanPages {
                 rateLimit,
                 sla,
                 createdAt,
-                updatedAt));
+                updatedAt,
+                Map.of()));
     }
 
     /** The form's SLA, typed as {@code api, dashboard | 0.999:10, 0.99:25}; empty when blank or wrong. */

@@ -1,7 +1,6 @@
 package dev.pulseledger.events;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Json;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
@@ -28,7 +27,6 @@ public final class AccountStreamRoutes {
     static final Set<String> ACCOUNT_EVENTS =
             Set.of("balance.low", "allowance.renewed", "credits.expired", "reservation.expired", "sla.credited");
 
-    private final Access access;
     private final EventStreams streams;
     private final Function<String, Optional<NewestLine>> newestLine;
 
@@ -36,8 +34,7 @@ public final class AccountStreamRoutes {
     public record NewestLine(long sequence, long balance, Instant at) {}
 
     /** {@code newestLine} reads an account's newest ledger line (the ledger's history, wired by the module). */
-    public AccountStreamRoutes(Access access, EventStreams streams, Function<String, Optional<NewestLine>> newestLine) {
-        this.access = access;
+    public AccountStreamRoutes(EventStreams streams, Function<String, Optional<NewestLine>> newestLine) {
         this.streams = streams;
         this.newestLine = newestLine;
     }
@@ -47,7 +44,7 @@ public final class AccountStreamRoutes {
     }
 
     private void stream(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         StreamPosition position = StreamPosition.ofAccount(Requests.header(req, PulseStreamRoutes.LAST_EVENT_ID));
         String accountId = caller.accountId();
         streams.serve(

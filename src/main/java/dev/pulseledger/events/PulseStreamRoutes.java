@@ -1,7 +1,6 @@
 package dev.pulseledger.events;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Caller;
@@ -22,11 +21,9 @@ public final class PulseStreamRoutes {
 
     static final HeaderName LAST_EVENT_ID = HeaderNames.create("Last-Event-ID");
 
-    private final Access access;
     private final EventStreams streams;
 
-    public PulseStreamRoutes(Access access, EventStreams streams) {
-        this.access = access;
+    public PulseStreamRoutes(EventStreams streams) {
         this.streams = streams;
     }
 
@@ -35,7 +32,7 @@ public final class PulseStreamRoutes {
     }
 
     private void stream(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         StreamPosition position = StreamPosition.ofEvents(Requests.header(req, LAST_EVENT_ID));
         streams.serve(req, res, caller, position, PulseStreamRoutes::publicStatusChange, Optional::empty);
     }

@@ -28,8 +28,8 @@ public final class Access {
         this.failures = failures;
     }
 
-    /** The caller behind a caller key, or the problem that answers any other key. */
-    public Caller caller(ServerRequest req) {
+    /** The caller behind a caller key, or the problem that answers any other key (RouteTable's rule for /api). */
+    Caller caller(ServerRequest req) {
         return switch (check(req)) {
             case KeyCheck.OfCaller ofCaller -> ofCaller.caller();
             case KeyCheck.Admin admin ->

@@ -193,6 +193,31 @@ public final class JsonBody {
         return items;
     }
 
+    /**
+     * An optional object of at most {@code maxEntries} objects, each with only the {@code allowed} fields,
+     * by name; empty when absent or null.
+     */
+    public Optional<Map<String, JsonBody>> optionalObjectMap(String field, int maxEntries, Set<String> allowed) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isObject() || value.size() > maxEntries) {
+            throw ProblemException.invalidField(
+                    path + field, "must be an object of at most " + maxEntries + " entries");
+        }
+        Map<String, JsonBody> entries = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : value.properties()) {
+            entries.put(
+                    entry.getKey(),
+                    new JsonBody(value, path)
+                            .optionalObject(entry.getKey(), allowed)
+                            .orElseThrow(() -> ProblemException.invalidField(
+                                    path + field + "." + entry.getKey(), "must be an object")));
+        }
+        return Optional.of(entries);
+    }
+
     private JsonNode requiredArray(String field, int maxItems, String items) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {

@@ -1,9 +1,11 @@
 package dev.pulseledger.http;
 
 import dev.pulseledger.keys.Actor;
+import dev.pulseledger.keys.Caller;
 import io.helidon.http.Method;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +20,8 @@ import java.util.regex.Pattern;
  * Registers every route with Helidon and remembers it, so that unknown paths get 404, known paths
  * with the wrong method get 405 with {@code Allow}, and the OpenAPI test can compare both lists.
  * Who may call a route follows from its path, here and nowhere else: every route under {@value
+ * #API_PREFIX} needs a caller key, checked before its handler runs, which then reads the caller with
+ * {@link #caller(ServerRequest)}; every route under {@value
  * #ADMIN_PREFIX} needs an operator's admin key whose role {@link RoleRules} lets call it before its
  * handler runs (else 403 {@code forbidden_for_role}), and each change it makes is written to the
  * {@link AuditTrail} with the operator's name; every route under {@value
@@ -28,7 +32,11 @@ public final class RouteTable {
     /** One route: an HTTP method on a path template such as {@code /api/tokens/spend/{amount}}. */
     public record Route(String method, String pathTemplate) {}
 
+    public static final String API_PREFIX = "/api/";
     public static final String ADMIN_PREFIX = "/admin/";
+    /** The request context's key of the caller that the rule of an {@value #API_PREFIX} route found. */
+    private static final Object CALLER = new Object();
+
     public static final String CONSOLE_PREFIX = "/console";
 
     /** The gate in front of the console's routes, and the route templates it leaves open. */
@@ -124,8 +132,22 @@ public final class RouteTable {
         return Collections.unmodifiableList(routes);
     }
 
+    /**
+     * The caller that this table's rule found for a request to an {@value #API_PREFIX} route, before its
+     * handler ran: how such a handler learns who calls.
+     */
+    public static Caller caller(ServerRequest req) {
+        return req.context()
+                .get(CALLER, Caller.class)
+                .orElseThrow(() -> new IllegalStateException("Only the handler of an " + API_PREFIX
+                        + " route has a caller: " + req.path().path()));
+    }
+
     /** The one access rule: the handler behind the check its path asks for. */
     private Handler guarded(Method method, String pathTemplate, Handler handler) {
+        if (pathTemplate.startsWith(API_PREFIX)) {
+            return callerOnly(handler);
+        }
         if (pathTemplate.startsWith(ADMIN_PREFIX)) {
             return adminOnly(method, RoleRules.forTemplate(pathTemplate), handler);
         }
@@ -137,6 +159,14 @@ public final class RouteTable {
                     : gated(rule.gate(), RoleRules.forConsoleTemplate(pathTemplate), handler);
         }
         return handler;
+    }
+
+    /** The caller rule (CONTRACT §2): a caller key of an account that may call, else 401 or 403 before the handler. */
+    private Handler callerOnly(Handler handler) {
+        return (req, res) -> {
+            req.context().register(CALLER, access.caller(req));
+            handler.handle(req, res);
+        };
     }
 
     private static Handler gated(Gate gate, RoleRules.Rule rule, Handler handler) {

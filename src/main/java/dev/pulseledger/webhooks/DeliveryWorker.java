@@ -53,6 +53,7 @@ public final class DeliveryWorker implements AutoCloseable {
     private final Outbox outbox;
     private final Settings settings;
     private final Backoff backoff;
+    private final WebhookUrls urls;
     private final Clock clock;
     private final HttpClient client;
     private final Thread thread;
@@ -67,9 +68,11 @@ public final class DeliveryWorker implements AutoCloseable {
             Outbox outbox,
             Settings settings,
             Backoff backoff,
+            WebhookUrls urls,
             Clock clock,
             WebhookMetrics metrics) {
         this.store = store;
+        this.urls = urls;
         this.metrics = metrics;
         this.outbox = outbox;
         this.settings = settings;
@@ -89,12 +92,13 @@ public final class DeliveryWorker implements AutoCloseable {
             WebhookStore store,
             Outbox outbox,
             Settings settings,
+            WebhookUrls urls,
             Clock clock,
             RandomGenerator random,
             MeterRegistry registry) {
         // --webhook-retry-base-ms is at most an hour, so the cap never falls below the base.
         Backoff backoff = new Backoff(settings.retryBase(), MAX_RETRY_DELAY, random);
-        return new DeliveryWorker(store, outbox, settings, backoff, clock, new WebhookMetrics(registry));
+        return new DeliveryWorker(store, outbox, settings, backoff, urls, clock, new WebhookMetrics(registry));
     }
 
     public DeliveryWorker start() {
@@ -177,7 +181,10 @@ public final class DeliveryWorker implements AutoCloseable {
         Instant startedAt = clock.instant();
         long startNanos = System.nanoTime();
         Optional<Integer> statusCode = Optional.empty();
-        Optional<String> error = Optional.empty();
+        Optional<String> error = urls.refuseDelivery(delivery.url()).map(why -> "not sent: " + why);
+        if (error.isPresent()) {
+            return new Delivery.Attempt(delivery.attempt(), startedAt, 0, statusCode, error);
+        }
         try {
             HttpResponse<InputStream> response =
                     client.send(request(delivery, startedAt), HttpResponse.BodyHandlers.ofInputStream());

@@ -30,10 +30,12 @@ public final class WebhookAdminRoutes {
             ", ", Arrays.stream(EventType.values()).map(EventType::wire).toList());
 
     private final WebhookStore webhooks;
+    private final WebhookUrls urls;
     private final Clock clock;
 
-    public WebhookAdminRoutes(WebhookStore webhooks, Clock clock) {
+    public WebhookAdminRoutes(WebhookStore webhooks, WebhookUrls urls, Clock clock) {
         this.webhooks = webhooks;
+        this.urls = urls;
         this.clock = clock;
     }
 
@@ -47,7 +49,7 @@ public final class WebhookAdminRoutes {
 
     private void create(ServerRequest req, ServerResponse res) {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
-        String url = WebhookUrls.check(body.requiredString("url", WebhookUrls.MAX_URL_LENGTH + 1));
+        String url = urls.check(body.requiredString("url", WebhookUrls.MAX_URL_LENGTH + 1));
         Set<EventType> events = EnumSet.noneOf(EventType.class);
         for (String name : body.requiredStringList("events", EventType.values().length, MAX_EVENT_NAME_LENGTH)) {
             events.add(EventType.fromWire(name)

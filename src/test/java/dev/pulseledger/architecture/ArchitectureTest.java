@@ -1,11 +1,14 @@
 package dev.pulseledger.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.sql.Connection;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +74,31 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideOutsideOfPackages("dev.pulseledger.http.edge..", "java..", "io.helidon..", "org.jspecify..")
+                .check(main);
+    }
+
+    @Test
+    void onlyTheTransactionsClassBeginsCommitsOrRollsBack() {
+        // store/Transactions counts every write transaction that ends, which the SQLite balance cache relies on.
+        noClasses()
+                .that()
+                .doNotHaveFullyQualifiedName("dev.pulseledger.store.Transactions")
+                .should()
+                .callMethod(Connection.class, "commit")
+                .orShould()
+                .callMethod(Connection.class, "rollback")
+                .orShould()
+                .callMethod(Connection.class, "setAutoCommit", boolean.class)
+                .check(main);
+    }
+
+    @Test
+    void onlyTheStoreBorrowsConnections() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.pulseledger.store")
+                .should()
+                .callMethodWhere(target(name("getConnection")))
                 .check(main);
     }
 }

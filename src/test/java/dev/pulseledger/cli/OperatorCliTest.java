@@ -259,6 +259,34 @@ class OperatorCliTest {
     }
 
     @Test
+    void statusSubscribersAreAddedListedSearchedAndDeletedFromTheTerminal() {
+        ok("services", "put", "cli-notified", "--name", "Notified");
+        JsonNode added = ok(
+                        "status-subscribers",
+                        "add-webhook",
+                        "https://hooks.example.com/cli-status",
+                        "--service",
+                        "cli-notified",
+                        "--json")
+                .json();
+        String id = added.get("id").asText();
+        assertThat(added.get("secret").asText()).startsWith("whsec_");
+        String listed = ok("status-subscribers", "list").out();
+        assertThat(listed)
+                .contains(id, "webhook", "https://hooks.example.com/cli-status", "confirmed")
+                .contains("Counts: ")
+                .contains("\"cli-notified\":1");
+        assertThat(ok("status-subscribers", "get", id).out()).contains("cli-notified");
+        assertThat(ok("status-subscribers", "delete", id).out()).contains("Deleted " + id + ".");
+        assertThat(cli("status-subscribers", "get", id).exitCode()).isEqualTo(ExitCodes.REFUSED);
+        // The search is by email address: a webhook's URL is not one.
+        assertThat(ok("status-subscribers", "list", "--search", "cli-status").out())
+                .startsWith("(none)");
+        assertThat(ok("status-subscribers", "list").out()).doesNotContain(id);
+        ok("services", "delete", "cli-notified");
+    }
+
+    @Test
     void incidentsAndMaintenanceAreRunFromTheTerminalAndShowInTheHistory() {
         ok("services", "put", "cli-db", "--name", "Database");
         String incident = ok(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
+import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.SkippingClock;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.Waiting;
@@ -17,7 +18,8 @@ import java.util.Map;
 
 /**
  * One of everything a console path can name (an account with a key, a spend and a reservation, a webhook with a
- * delivery, an open incident, two scheduled maintenance windows, a plan, a service, a service group), by the name
+ * delivery, an open incident, two scheduled maintenance windows, a plan, a service, a service group, two status
+ * subscribers), by the name
  * of the path parameter that takes its id; and, for tests that ask, a draft incident.
  */
 final class ConsoleFixtures {
@@ -106,6 +108,13 @@ final class ConsoleFixtures {
                     .isEqualTo(201);
         }
         ids.put("groupId", "core");
+        // Two status subscribers (webhooks need no mail server): a page walk that deletes one still finds the other.
+        for (int i = 0; i < 2; i++) {
+            Reply subscriber =
+                    admin.post("/admin/status-subscribers", Map.of("url", receiver.url(), "services", List.of("api")));
+            assertThat(subscriber.status()).isEqualTo(201);
+            ids.put("subscriberId", subscriber.json().get("id").asText());
+        }
         return ids;
     }
 

@@ -72,11 +72,12 @@ class GeneratedClientTest {
             assertThat(pulse.listPulseIncidents(10, null, null).getData()).isEmpty();
             assertThat(pulse.getServiceUptime("api", 7, null).getServiceId()).isEqualTo("api");
 
-            assertThat(tokens.getBalance(null, null).getBalance().getBalance()).isEqualTo(1000);
+            assertThat(tokens.getBalance(null, null, null).getBalance().getBalance())
+                    .isEqualTo(1000);
             assertThat(tokens.getPlan(null).getId()).isNotBlank();
-            Spent spent = tokens.spendTokens(100, "order-1", null);
+            Spent spent = tokens.spendTokens(100, "order-1", null, null);
             assertThat(spent.getBalance()).isEqualTo(900);
-            assertThat(tokens.spendTokens(100, "order-1", null).getSpendingId())
+            assertThat(tokens.spendTokens(100, "order-1", null, null).getSpendingId())
                     .as("an idempotent replay")
                     .isEqualTo(spent.getSpendingId());
             assertThat(tokens.listSpendings(20, null, null).getData())
@@ -93,7 +94,8 @@ class GeneratedClientTest {
             Reverted reverted =
                     tokens.revertSpending(spent.getSpendingId(), null, null, new PartialRevert().amount(60));
             assertThat(reverted.getStatus()).isEqualTo(Reverted.StatusEnum.REVERTED);
-            assertThat(tokens.getBalance(null, null).getBalance().getBalance()).isEqualTo(1000);
+            assertThat(tokens.getBalance(null, null, null).getBalance().getBalance())
+                    .isEqualTo(1000);
             assertThat(tokens.getUsage(null, null, null, null).getTotal().getSpent())
                     .isEqualTo(100);
 
@@ -123,7 +125,7 @@ class GeneratedClientTest {
                     .isInstanceOfSatisfying(
                             ApiException.class, e -> assertThat(e.getCode()).isEqualTo(409));
 
-            assertThatThrownBy(() -> tokens.spendTokens(5000, null, null))
+            assertThatThrownBy(() -> tokens.spendTokens(5000, null, null, null))
                     .isInstanceOfSatisfying(
                             ApiException.class, e -> assertThat(e.getCode()).isEqualTo(402));
 

@@ -84,6 +84,11 @@ public final class MailServer implements AutoCloseable {
         return mails;
     }
 
+    /** How many mails arrived so far, without reading them. */
+    public int count() {
+        return greenMail.getReceivedMessages().length;
+    }
+
     public List<Mail> to(String address) {
         return all().stream().filter(m -> m.to().equalsIgnoreCase(address)).toList();
     }

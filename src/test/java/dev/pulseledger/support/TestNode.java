@@ -47,12 +47,17 @@ public final class TestNode implements AutoCloseable {
     }
 
     /**
-     * The settings tests use: port 0 on loopback, a known admin key, the given database, then any
-     * further {@code serve} flags, parsed exactly as the command line is.
+     * The settings tests use: port 0 on loopback, a known admin key, the given database, webhooks allowed to
+     * reach loopback (unless the flags say otherwise), then any further {@code serve} flags, parsed exactly as
+     * the command line is.
      */
     public static Config config(String databaseUrl, String... extraFlags) {
         List<String> flags = new ArrayList<>(
                 List.of("--host", "127.0.0.1", "--port", "0", "--admin-key", ADMIN_KEY, "--database-url", databaseUrl));
+        if (!List.of(extraFlags).contains("--webhook-allow-private")) {
+            // The tests' webhook receivers listen on loopback, which a node refuses unless allowed.
+            flags.addAll(List.of("--webhook-allow-private", "127.0.0.1"));
+        }
         flags.addAll(List.of(extraFlags));
         return ServeCommand.parseConfig(flags.toArray(String[]::new));
     }

@@ -1,6 +1,7 @@
 package dev.pulseledger.ledger.core;
 
 import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.Pools;
 import java.util.Optional;
 
 /** Opening accounts and operators' credits (CONTRACT §6, §7): new tokens come only as grants. */
@@ -26,12 +27,22 @@ final class AccountRules {
             return new CreditResult.ExpiryNotInFuture();
         }
         WorkingAccount account = periods.upToDate(command.accountId());
-        if (account.balance > LedgerCore.MAX_BALANCE - command.amount()) {
+        String pool = command.pool();
+        if (!account.has(pool) && account.poolCountWith(pool) > Pools.MAX_PER_ACCOUNT) {
+            return new CreditResult.PoolLimitReached(Pools.MAX_PER_ACCOUNT);
+        }
+        if (account.balance(pool) > LedgerCore.MAX_BALANCE - command.amount()) {
             return new CreditResult.BalanceLimitReached();
         }
         grants.grant(
-                account, GrantKind.CREDIT, command.amount(), command.expiresAt(), Optional.empty(), command.reason());
-        return new CreditResult.Credited(account.balance, batch.now);
+                account,
+                pool,
+                GrantKind.CREDIT,
+                command.amount(),
+                command.expiresAt(),
+                Optional.empty(),
+                command.reason());
+        return new CreditResult.Credited(account.balance(pool), batch.now);
     }
 
     OpenResult open(LedgerCommand.Open command) {

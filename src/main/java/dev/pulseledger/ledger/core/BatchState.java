@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.core;
 
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.ledger.core.ChangeSet.AccountPeriod;
 import dev.pulseledger.ledger.core.LedgerState.AccountState;
 import dev.pulseledger.ledger.core.LedgerState.IdempotencyScope;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -68,21 +70,33 @@ final class BatchState {
         changes.changedGrantIds.add(grant.id());
     }
 
-    /** Every ledger line follows one, so the changed balances name every account with a new line. */
-    long addToBalance(WorkingAccount account, long tokens) {
-        long after = account.balance + tokens;
+    /**
+     * Every ledger line follows one, so the changed balances name every account with a new line (with the
+     * {@code default} pool's balance, which is the one the account's row keeps); returns the pool's balance.
+     */
+    long addToBalance(WorkingAccount account, String pool, long tokens) {
+        long after = account.balance(pool) + tokens;
         if (after < 0) {
-            throw new IllegalStateException("A balance would go negative: " + account.id);
+            throw new IllegalStateException("A balance would go negative: " + account.id + "/" + pool);
         }
-        account.balance = after;
-        changes.balances.put(account.id, after);
+        if (pool.equals(Pools.DEFAULT)) {
+            account.balance = after;
+        } else {
+            account.poolBalances.put(pool, after);
+        }
+        changes.balances.put(account.id, account.balance);
         return after;
     }
 
     void line(
-            WorkingAccount account, LedgerKind kind, long amount, Optional<String> ownerId, Optional<String> grantId) {
-        changes.lines.add(
-                new LedgerLine(account.id, kind, amount, account.balance, ownerId, grantId, Optional.empty()));
+            WorkingAccount account,
+            String pool,
+            LedgerKind kind,
+            long amount,
+            Optional<String> ownerId,
+            Optional<String> grantId) {
+        changes.lines.add(new LedgerLine(
+                account.id, pool, kind, amount, account.balance(pool), ownerId, grantId, Optional.empty()));
     }
 
     /** The spending as this batch left it, else as the store read it; null when neither knows it. */
@@ -144,6 +158,9 @@ final class BatchState {
                         .filter(id -> !changes.newReservationIds.contains(id))
                         .map(reservations::get)
                         .toList(),
+                accounts.values().stream()
+                        .filter(a -> a.poolsChanged)
+                        .collect(Collectors.toMap(a -> a.id, a -> Set.copyOf(a.pools))),
                 List.copyOf(changes.slaPeriods.values()));
     }
 }

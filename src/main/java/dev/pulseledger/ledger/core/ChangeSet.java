@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Everything one decided batch changes, for a store to write in the batch's transaction.
@@ -30,6 +31,7 @@ import java.util.Optional;
  * @param newReservations reservations made by the batch, as they stand at its end
  * @param endedReservations reservations of earlier batches that this batch ended
  * @param slaPeriods the SLA periods the batch measured, credited or not
+ * @param accountPools the named pools of each account that got a new one, all of them
  */
 public record ChangeSet(
         Instant at,
@@ -47,6 +49,7 @@ public record ChangeSet(
         List<NewEvent> events,
         List<Reservation> newReservations,
         List<Reservation> endedReservations,
+        Map<String, Set<String>> accountPools,
         List<SlaPeriod> slaPeriods) {
 
     public ChangeSet {
@@ -64,6 +67,7 @@ public record ChangeSet(
         events = List.copyOf(events);
         newReservations = List.copyOf(newReservations);
         endedReservations = List.copyOf(endedReservations);
+        accountPools = Map.copyOf(accountPools);
         slaPeriods = List.copyOf(slaPeriods);
     }
 

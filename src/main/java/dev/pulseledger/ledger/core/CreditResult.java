@@ -13,6 +13,9 @@ public sealed interface CreditResult extends LedgerOutcome {
     /** The credit's expiry is not after the moment it would be granted. */
     record ExpiryNotInFuture() implements CreditResult {}
 
+    /** The credit names a new pool, and the account has the most pools it may have already. */
+    record PoolLimitReached(int limit) implements CreditResult {}
+
     /** The credit would take the balance above {@link LedgerCore#MAX_BALANCE}. */
     record BalanceLimitReached() implements CreditResult {}
 }

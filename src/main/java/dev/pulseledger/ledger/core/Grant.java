@@ -7,11 +7,12 @@ import java.util.Optional;
 /**
  * Tokens from one credit or one period's allowance. Of its {@code amount}, {@code remaining} can be
  * spent, {@code expired} expired, and the rest is held by spendings; {@code periodStart} names the
- * period of an allowance grant.
+ * period of an allowance grant. Its tokens belong to one {@code pool} (CONTRACT §14).
  */
 public record Grant(
         String id,
         String accountId,
+        String pool,
         GrantKind kind,
         long amount,
         long remaining,
@@ -38,21 +39,32 @@ public record Grant(
     }
 
     Grant withRemaining(long newRemaining) {
-        return new Grant(id, accountId, kind, amount, newRemaining, expired, expiresAt, periodStart, createdAt);
+        return new Grant(id, accountId, pool, kind, amount, newRemaining, expired, expiresAt, periodStart, createdAt);
     }
 
     /** {@code tokens} of the remaining ones expire. */
     Grant expire(long tokens) {
         return new Grant(
-                id, accountId, kind, amount, remaining - tokens, expired + tokens, expiresAt, periodStart, createdAt);
+                id,
+                accountId,
+                pool,
+                kind,
+                amount,
+                remaining - tokens,
+                expired + tokens,
+                expiresAt,
+                periodStart,
+                createdAt);
     }
 
     /** {@code tokens} that spendings held come back after the grant expired, and expire at once. */
     Grant expireReturned(long tokens) {
-        return new Grant(id, accountId, kind, amount, remaining, expired + tokens, expiresAt, periodStart, createdAt);
+        return new Grant(
+                id, accountId, pool, kind, amount, remaining, expired + tokens, expiresAt, periodStart, createdAt);
     }
 
     Grant expiringAt(Instant at) {
-        return new Grant(id, accountId, kind, amount, remaining, expired, Optional.of(at), periodStart, createdAt);
+        return new Grant(
+                id, accountId, pool, kind, amount, remaining, expired, Optional.of(at), periodStart, createdAt);
     }
 }

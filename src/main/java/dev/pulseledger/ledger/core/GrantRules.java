@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.core;
 
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.events.NewEvent;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,11 +22,14 @@ final class GrantRules {
         this.batch = batch;
     }
 
-    /** Takes {@code amount} from the account's grants, the soonest to expire first, for a spending or hold. */
-    void draw(WorkingAccount account, String ownerId, long amount) {
+    /**
+     * Takes {@code amount} from the grants of the account's {@code pool}, the soonest to expire first, for a
+     * spending or hold: never from another pool.
+     */
+    void draw(WorkingAccount account, String pool, String ownerId, long amount) {
         List<Allocation> drawn = new ArrayList<>();
         long left = amount;
-        for (Grant grant : live(account, null)) {
+        for (Grant grant : live(account, pool, null)) {
             if (left == 0) {
                 break;
             }
@@ -35,7 +39,7 @@ final class GrantRules {
             left -= take;
         }
         if (left > 0) {
-            throw new IllegalStateException("The grants of " + account.id + " hold less than its balance");
+            throw new IllegalStateException("The grants of " + account.id + "/" + pool + " hold less than its balance");
         }
         batch.allocations.put(ownerId, drawn);
         batch.changes.allocating.add(ownerId);
@@ -92,18 +96,26 @@ final class GrantRules {
 
     /** Returned tokens whose grant has expired leave the balance again: an expire line each. */
     void expireReturned(WorkingAccount account, String ownerId, Map<String, Long> expiredAgain) {
-        expiredAgain.forEach((grantId, tokens) -> {
-            batch.addToBalance(account, -tokens);
-            batch.line(account, LedgerKind.EXPIRE, -tokens, Optional.of(ownerId), Optional.of(grantId));
-        });
+        String pool = Pools.DEFAULT;
+        for (Map.Entry<String, Long> again : expiredAgain.entrySet()) {
+            pool = batch.grant(again.getKey()).pool();
+            batch.addToBalance(account, pool, -again.getValue());
+            batch.line(
+                    account,
+                    pool,
+                    LedgerKind.EXPIRE,
+                    -again.getValue(),
+                    Optional.of(ownerId),
+                    Optional.of(again.getKey()));
+        }
         long expired = expiredAgain.values().stream().mapToLong(Long::longValue).sum();
         if (expired > 0) {
-            batch.changes.events.add(
-                    NewEvent.creditsExpired(account.id, expired, expiredAgain, Optional.of(ownerId), account.balance));
+            batch.changes.events.add(NewEvent.creditsExpired(
+                    account.id, expired, expiredAgain, Optional.of(ownerId), account.balance(pool)));
         }
     }
 
-    /** A new grant of {@code amount} tokens, with its credit or allowance line. */
+    /** A new grant of {@code amount} tokens in the {@code default} pool, with its credit or allowance line. */
     void grant(
             WorkingAccount account,
             GrantKind kind,
@@ -111,30 +123,45 @@ final class GrantRules {
             Optional<Instant> expiresAt,
             Optional<Instant> periodStart,
             @Nullable String reason) {
-        LedgerKind lineKind = kind == GrantKind.ALLOWANCE ? LedgerKind.ALLOWANCE : LedgerKind.CREDIT;
-        grant(account, kind, lineKind, amount, expiresAt, periodStart, reason);
+        grant(account, Pools.DEFAULT, kind, amount, expiresAt, periodStart, reason);
     }
 
-    /** A new grant of {@code amount} tokens with a line of {@code lineKind}; returns the grant's id. */
+    /** A new grant of {@code amount} tokens in {@code pool}, which goes on record, with its credit or allowance line. */
+    void grant(
+            WorkingAccount account,
+            String pool,
+            GrantKind kind,
+            long amount,
+            Optional<Instant> expiresAt,
+            Optional<Instant> periodStart,
+            @Nullable String reason) {
+        LedgerKind lineKind = kind == GrantKind.ALLOWANCE ? LedgerKind.ALLOWANCE : LedgerKind.CREDIT;
+        grant(account, pool, kind, lineKind, amount, expiresAt, periodStart, reason);
+    }
+
+    /** A new grant in {@code pool} with a line of {@code lineKind} (an SLA credit's own); returns the grant's id. */
     String grant(
             WorkingAccount account,
+            String pool,
             GrantKind kind,
             LedgerKind lineKind,
             long amount,
             Optional<Instant> expiresAt,
             Optional<Instant> periodStart,
             @Nullable String reason) {
-        Grant grant =
-                new Grant(batch.newGrantId(), account.id, kind, amount, amount, 0, expiresAt, periodStart, batch.now);
+        Grant grant = new Grant(
+                batch.newGrantId(), account.id, pool, kind, amount, amount, 0, expiresAt, periodStart, batch.now);
         batch.putGrant(grant);
         batch.changes.newGrantIds.add(grant.id());
         account.grantIds.add(grant.id());
-        batch.addToBalance(account, amount);
+        account.notePool(pool);
+        batch.addToBalance(account, pool, amount);
         batch.changes.lines.add(new LedgerLine(
                 account.id,
+                pool,
                 lineKind,
                 amount,
-                account.balance,
+                account.balance(pool),
                 Optional.empty(),
                 Optional.of(grant.id()),
                 Optional.ofNullable(reason)));
@@ -145,7 +172,7 @@ final class GrantRules {
     /** Expires every grant whose expiry has come, and raises credits.expired for them. */
     void expireDue(WorkingAccount account) {
         Map<String, Long> expired = new LinkedHashMap<>();
-        for (Grant grant : live(account, null)) {
+        for (Grant grant : live(account, null, null)) {
             if (grant.expiredBy(batch.now)) {
                 expired.put(grant.id(), expire(account, grant, grant.remaining()));
             }
@@ -163,16 +190,21 @@ final class GrantRules {
             return 0;
         }
         batch.putGrant(grant.expire(tokens));
-        batch.addToBalance(account, -tokens);
-        batch.line(account, LedgerKind.EXPIRE, -tokens, Optional.empty(), Optional.of(grant.id()));
+        batch.addToBalance(account, grant.pool(), -tokens);
+        batch.line(account, grant.pool(), LedgerKind.EXPIRE, -tokens, Optional.empty(), Optional.of(grant.id()));
         return tokens;
     }
 
-    /** The account's grants with tokens left (of one kind, or every kind when null), in spending order. */
-    List<Grant> live(WorkingAccount account, @Nullable GrantKind kind) {
+    /**
+     * The account's grants with tokens left (of one pool and kind, or every pool or kind when null), in
+     * spending order.
+     */
+    List<Grant> live(WorkingAccount account, @Nullable String pool, @Nullable GrantKind kind) {
         return account.grantIds.stream()
                 .map(batch.grants::get)
-                .filter(g -> g.remaining() > 0 && (kind == null || g.kind() == kind))
+                .filter(g -> g.remaining() > 0
+                        && (pool == null || g.pool().equals(pool))
+                        && (kind == null || g.kind() == kind))
                 .sorted(Grant.SPENDING_ORDER)
                 .toList();
     }

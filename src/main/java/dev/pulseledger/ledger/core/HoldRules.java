@@ -24,16 +24,28 @@ final class HoldRules {
 
     /** Ends the reservation by returning everything it holds: released, or expired with an event. */
     Reservation returnHold(WorkingAccount account, Reservation reservation, ReservationStatus end) {
-        batch.addToBalance(account, reservation.amount());
-        batch.line(account, LedgerKind.RELEASE, reservation.amount(), Optional.of(reservation.id()), Optional.empty());
+        String pool = reservation.pool();
+        releaseLine(account, reservation);
         grants.giveBack(account, reservation.id(), reservation.amount());
-        Reservation ended = reservation.returned(end, batch.now, account.balance);
+        Reservation ended = reservation.returned(end, batch.now, account.balance(pool));
         end(ended);
         if (end == ReservationStatus.EXPIRED) {
             batch.changes.events.add(NewEvent.reservationExpired(
-                    account.id, ended.id(), ended.amount(), ended.expiresAt(), account.balance));
+                    account.id, ended.id(), ended.amount(), ended.expiresAt(), account.balance(pool)));
         }
         return ended;
+    }
+
+    /** Everything the reservation holds goes back to its pool's balance, with a release line. */
+    void releaseLine(WorkingAccount account, Reservation reservation) {
+        batch.addToBalance(account, reservation.pool(), reservation.amount());
+        batch.line(
+                account,
+                reservation.pool(),
+                LedgerKind.RELEASE,
+                reservation.amount(),
+                Optional.of(reservation.id()),
+                Optional.empty());
     }
 
     void end(Reservation ended) {

@@ -99,8 +99,8 @@ public record IdempotencyRecord(
             return new SpendResult.IdempotencyKeyReused(amount);
         }
         if (SPENT.equals(outcome)) {
-            Spending spending =
-                    new Spending(subjectId.orElseThrow(), accountId, amount, 0, createdAt, Optional.empty());
+            Spending spending = new Spending(
+                    subjectId.orElseThrow(), accountId, repeat.pool(), amount, 0, createdAt, Optional.empty());
             return new SpendResult.Spent(spending, balance, true);
         }
         return new SpendResult.InsufficientBalance(balance, amount, true);
@@ -110,7 +110,12 @@ public record IdempotencyRecord(
         boolean same = repeat.amount() == amount && repeat.lifetime().toSeconds() == detail;
         if (same && RESERVED.equals(outcome)) {
             Reservation first = Reservation.held(
-                    subjectId.orElseThrow(), accountId, amount, createdAt, createdAt.plus(Duration.ofSeconds(detail)));
+                    subjectId.orElseThrow(),
+                    accountId,
+                    repeat.pool(),
+                    amount,
+                    createdAt,
+                    createdAt.plus(Duration.ofSeconds(detail)));
             return new ReserveResult.Reserved(first, balance, true);
         }
         if (same && RESERVE_INSUFFICIENT_BALANCE.equals(outcome)) {
@@ -130,6 +135,7 @@ public record IdempotencyRecord(
         Spending first = new Spending(
                 current.id(),
                 current.accountId(),
+                current.pool(),
                 current.amount(),
                 detail,
                 current.createdAt(),

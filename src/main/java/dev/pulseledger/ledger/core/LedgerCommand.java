@@ -1,6 +1,7 @@
 package dev.pulseledger.ledger.core;
 
 import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.Pools;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -59,7 +60,12 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
      * attempt so that a retry after an ambiguous commit can tell whether the first attempt landed.
      */
     record Reserve(
-            String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey, String reservationId)
+            String accountId,
+            long amount,
+            Duration lifetime,
+            Optional<String> idempotencyKey,
+            String reservationId,
+            String pool)
             implements LedgerCommand<ReserveResult> {
         @Override
         public ReserveResult decideBy(CommandRules rules) {
@@ -70,6 +76,16 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
             if (amount < SpendRequest.MIN_AMOUNT || amount > SpendRequest.MAX_AMOUNT || !lifetime.isPositive()) {
                 throw new IllegalArgumentException("A reservation needs a positive amount and lifetime");
             }
+        }
+
+        /** A hold in the {@code default} pool. */
+        public Reserve(
+                String accountId,
+                long amount,
+                Duration lifetime,
+                Optional<String> idempotencyKey,
+                String reservationId) {
+            this(accountId, amount, lifetime, idempotencyKey, reservationId, Pools.DEFAULT);
         }
     }
 
@@ -94,10 +110,10 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
     }
 
     /**
-     * An operator grants tokens, which expire at {@code expiresAt} if given; {@code reason} goes on the
-     * ledger line.
+     * An operator grants tokens in {@code pool} (made if the account lacks it), which expire at
+     * {@code expiresAt} if given; {@code reason} goes on the ledger line.
      */
-    record Credit(String accountId, long amount, String reason, Optional<Instant> expiresAt)
+    record Credit(String accountId, long amount, String reason, Optional<Instant> expiresAt, String pool)
             implements LedgerCommand<CreditResult> {
         @Override
         public CreditResult decideBy(CommandRules rules) {
@@ -108,6 +124,11 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
             if (amount <= 0) {
                 throw new IllegalArgumentException("A credit must be positive: " + amount);
             }
+        }
+
+        /** A credit to the {@code default} pool. */
+        public Credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) {
+            this(accountId, amount, reason, expiresAt, Pools.DEFAULT);
         }
     }
 

@@ -4,10 +4,11 @@ import java.util.Optional;
 
 /**
  * One balance change as the ledger records it: {@code amount} is signed, {@code balanceAfter} is the
- * account's balance right after it; {@code grantId} names the grant of a credit, allowance or expiry.
+ * balance of the account's {@code pool} right after it; {@code grantId} names the grant of a credit, allowance or expiry.
  */
 public record LedgerLine(
         String accountId,
+        String pool,
         LedgerKind kind,
         long amount,
         long balanceAfter,

@@ -59,6 +59,7 @@ public record LedgerState(
      * @param lastLineAt when its newest ledger line was written; empty before the first (or, for an
      *     account older than V181, unknown)
      * @param grants its grants with tokens left, and any other grant the batch's reverts return to
+     * @param pools the named pools it has (CONTRACT §14); {@code default} is not listed
      */
     public record AccountState(
             String id,
@@ -70,15 +71,27 @@ public record LedgerState(
             long periodGranted,
             Instant dueAt,
             Optional<Instant> lastLineAt,
-            List<Grant> grants) {
+            List<Grant> grants,
+            Set<String> pools) {
         public AccountState {
             grants = List.copyOf(grants);
+            pools = Set.copyOf(pools);
         }
 
         /** The same account with {@code grants} instead of its own. */
         public AccountState withGrants(List<Grant> grants) {
             return new AccountState(
-                    id, balance, lowBalanceThreshold, plan, anchor, period, periodGranted, dueAt, lastLineAt, grants);
+                    id,
+                    balance,
+                    lowBalanceThreshold,
+                    plan,
+                    anchor,
+                    period,
+                    periodGranted,
+                    dueAt,
+                    lastLineAt,
+                    grants,
+                    pools);
         }
     }
 

@@ -1,11 +1,16 @@
 package dev.pulseledger.ledger.core;
 
 import dev.pulseledger.accounts.Period;
+import dev.pulseledger.accounts.PoolAllowance;
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.events.NewEvent;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Periods and renewals (CONTRACT §7): before an account's first command in a batch it is brought up to
@@ -62,7 +67,7 @@ final class PeriodRules {
             return new PlanChangeResult.Changed(account.period.orElseThrow());
         }
         long expired = 0;
-        for (Grant grant : grants.live(account, GrantKind.ALLOWANCE)) {
+        for (Grant grant : grants.live(account, null, GrantKind.ALLOWANCE)) {
             expired += grants.expire(account, grant, grant.remaining());
         }
         account.plan = plan;
@@ -97,26 +102,21 @@ final class PeriodRules {
     }
 
     /**
-     * Ends the last period: unused allowance above the rollover expires, what rolls over lasts until the
-     * new period's end, and the allowance of the period containing now is granted.
+     * Ends the last period: in each pool, unused allowance above the pool's rollover expires (all of it in a
+     * pool the plan no longer has), what rolls over lasts until the new period's end, and the allowance of
+     * the period containing now is granted.
      */
     private void renew(WorkingAccount account) {
         Period next = Period.containing(account.anchor, account.plan.period(), batch.now);
-        List<Grant> unused = grants.live(account, GrantKind.ALLOWANCE).stream()
+        Map<String, List<Grant>> unusedByPool = grants.live(account, null, GrantKind.ALLOWANCE).stream()
                 .filter(g -> g.expiredBy(batch.now))
-                .toList();
-        long total = unused.stream().mapToLong(Grant::remaining).sum();
-        long rolledOver = Math.min(total, account.plan.rollover());
-        long toExpire = total - rolledOver;
+                .collect(Collectors.groupingBy(Grant::pool, TreeMap::new, Collectors.toList()));
+        long rolledOver = 0;
         long expired = 0;
-        for (Grant grant : unused) {
-            long tokens = Math.min(toExpire - expired, grant.remaining());
-            expired += grants.expire(account, grant, tokens);
-            // The grant came from the batch's grants (live), and expiring only replaces it.
-            Grant left = Objects.requireNonNull(batch.grants.get(grant.id()), grant.id());
-            if (left.remaining() > 0) {
-                batch.putGrant(left.expiringAt(next.end()));
-            }
+        for (Map.Entry<String, List<Grant>> pool : unusedByPool.entrySet()) {
+            long kept = rollOver(account, pool.getValue(), rollover(account.plan, pool.getKey()), next);
+            rolledOver += kept;
+            expired += pool.getValue().stream().mapToLong(Grant::remaining).sum() - kept;
         }
         long granted = grantAllowance(account, next);
         if (granted > 0 || expired > 0) {
@@ -131,6 +131,31 @@ final class PeriodRules {
                     expired,
                     account.balance));
         }
+    }
+
+    /** Expires the pool's unused allowance above {@code rollover}; the rest lasts until {@code next} ends. */
+    private long rollOver(WorkingAccount account, List<Grant> unused, long rollover, Period next) {
+        long total = unused.stream().mapToLong(Grant::remaining).sum();
+        long toExpire = total - Math.min(total, rollover);
+        long expired = 0;
+        for (Grant grant : unused) {
+            long tokens = Math.min(toExpire - expired, grant.remaining());
+            expired += grants.expire(account, grant, tokens);
+            // The grant came from the batch's grants (live), and expiring only replaces it.
+            Grant left = Objects.requireNonNull(batch.grants.get(grant.id()), grant.id());
+            if (left.remaining() > 0) {
+                batch.putGrant(left.expiringAt(next.end()));
+            }
+        }
+        return total - expired;
+    }
+
+    private static long rollover(PlanTerms plan, String pool) {
+        if (pool.equals(Pools.DEFAULT)) {
+            return plan.rollover();
+        }
+        PoolAllowance terms = plan.pools().get(pool);
+        return terms == null ? 0 : terms.rollover();
     }
 
     /** Starts a period at the account's anchor (opening, plan change) and grants its allowance. */
@@ -155,6 +180,19 @@ final class PeriodRules {
                     Optional.of(period.start()),
                     null);
         }
+        account.plan.pools().forEach((pool, terms) -> {
+            account.notePool(pool);
+            if (terms.allowance() > 0) {
+                grants.grant(
+                        account,
+                        pool,
+                        GrantKind.ALLOWANCE,
+                        terms.allowance(),
+                        Optional.of(period.end()),
+                        Optional.of(period.start()),
+                        null);
+            }
+        });
         return account.plan.allowance();
     }
 
@@ -174,7 +212,7 @@ final class PeriodRules {
                 due = reservation.expiresAt();
             }
         }
-        for (Grant grant : grants.live(account, null)) {
+        for (Grant grant : grants.live(account, null, null)) {
             if (grant.expiresAt().isPresent() && grant.expiresAt().get().isBefore(due)) {
                 due = grant.expiresAt().get();
             }

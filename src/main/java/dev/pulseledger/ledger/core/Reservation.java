@@ -4,13 +4,14 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Tokens held for an account until a settle turns part of them into a spending, a release returns them,
+ * Tokens held from one pool of an account until a settle turns part of them into a spending, a release returns them,
  * or {@code expiresAt} comes (CONTRACT §8). Once ended, {@code endBalance} is the account's balance right
  * after, so that a repeated settle or release answers with the same body.
  */
 public record Reservation(
         String id,
         String accountId,
+        String pool,
         long amount,
         ReservationStatus status,
         Instant createdAt,
@@ -26,10 +27,12 @@ public record Reservation(
         }
     }
 
-    static Reservation held(String id, String accountId, long amount, Instant createdAt, Instant expiresAt) {
+    static Reservation held(
+            String id, String accountId, String pool, long amount, Instant createdAt, Instant expiresAt) {
         return new Reservation(
                 id,
                 accountId,
+                pool,
                 amount,
                 ReservationStatus.HELD,
                 createdAt,
@@ -49,6 +52,7 @@ public record Reservation(
         return new Reservation(
                 id,
                 accountId,
+                pool,
                 amount,
                 ReservationStatus.SETTLED,
                 createdAt,
@@ -64,6 +68,7 @@ public record Reservation(
         return new Reservation(
                 id,
                 accountId,
+                pool,
                 amount,
                 end,
                 createdAt,

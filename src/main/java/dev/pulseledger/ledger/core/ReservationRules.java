@@ -27,7 +27,8 @@ final class ReservationRules {
     ReserveResult reserve(LedgerCommand.Reserve command) {
         Reservation landed = batch.reservations.get(command.reservationId());
         if (landed != null && landed.accountId().equals(command.accountId())) {
-            return new ReserveResult.Reserved(landed, periods.upToDate(command.accountId()).balance, false);
+            return new ReserveResult.Reserved(
+                    landed, periods.upToDate(command.accountId()).balance(landed.pool()), false);
         }
         Optional<IdempotencyScope> scope =
                 command.idempotencyKey().map(key -> new IdempotencyScope(command.accountId(), key));
@@ -38,23 +39,28 @@ final class ReservationRules {
             }
         }
         WorkingAccount account = periods.upToDate(command.accountId());
+        String pool = command.pool();
+        if (!account.has(pool)) {
+            return new ReserveResult.PoolNotFound(pool);
+        }
         ReserveResult result;
-        if (account.balance >= command.amount()) {
-            grants.draw(account, command.reservationId(), command.amount());
-            batch.addToBalance(account, -command.amount());
+        if (account.balance(pool) >= command.amount()) {
+            grants.draw(account, pool, command.reservationId(), command.amount());
+            batch.addToBalance(account, pool, -command.amount());
             Reservation held = Reservation.held(
                     command.reservationId(),
                     account.id,
+                    pool,
                     command.amount(),
                     batch.now,
                     batch.now.plus(command.lifetime()));
             batch.reservations.put(held.id(), held);
             batch.changes.newReservationIds.add(held.id());
-            batch.line(account, LedgerKind.HOLD, -held.amount(), Optional.of(held.id()), Optional.empty());
+            batch.line(account, pool, LedgerKind.HOLD, -held.amount(), Optional.of(held.id()), Optional.empty());
             account.dueNoLaterThan(held.expiresAt());
-            result = new ReserveResult.Reserved(held, account.balance, false);
+            result = new ReserveResult.Reserved(held, account.balance(pool), false);
         } else {
-            result = new ReserveResult.InsufficientBalance(account.balance, command.amount(), false);
+            result = new ReserveResult.InsufficientBalance(account.balance(pool), command.amount(), false);
         }
         scope.ifPresent(s -> batch.changes.idempotencyRecords.put(s, IdempotencyRecord.of(command, result, batch.now)));
         return result;
@@ -90,8 +96,8 @@ final class ReservationRules {
     }
 
     private Reservation settleHeld(WorkingAccount account, Reservation reservation, long amount, String spendingId) {
-        batch.addToBalance(account, reservation.amount());
-        batch.line(account, LedgerKind.RELEASE, reservation.amount(), Optional.of(reservation.id()), Optional.empty());
+        String pool = reservation.pool();
+        holds.releaseLine(account, reservation);
         Map<String, Long> expiredAgain = new LinkedHashMap<>();
         List<Allocation> spent = new ArrayList<>();
         List<Allocation> ended = new ArrayList<>();
@@ -115,14 +121,14 @@ final class ReservationRules {
         if (amount > 0) {
             batch.allocations.put(spendingId, spent);
             batch.changes.allocating.add(spendingId);
-            batch.addToBalance(account, -amount);
-            Spending spending = new Spending(spendingId, account.id, amount, 0, batch.now, Optional.empty());
+            batch.addToBalance(account, pool, -amount);
+            Spending spending = new Spending(spendingId, account.id, pool, amount, 0, batch.now, Optional.empty());
             batch.putSpending(spending);
-            batch.line(account, LedgerKind.SPEND, -amount, Optional.of(spending.id()), Optional.empty());
+            batch.line(account, pool, LedgerKind.SPEND, -amount, Optional.of(spending.id()), Optional.empty());
             madeSpending = Optional.of(spending.id());
         }
         grants.expireReturned(account, reservation.id(), expiredAgain);
-        Reservation settled = reservation.settled(amount, madeSpending, batch.now, account.balance);
+        Reservation settled = reservation.settled(amount, madeSpending, batch.now, account.balance(pool));
         holds.end(settled);
         return settled;
     }

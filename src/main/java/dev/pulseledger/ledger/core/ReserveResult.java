@@ -8,6 +8,9 @@ public sealed interface ReserveResult extends LedgerOutcome {
     /** The balance was below the amount; nothing is held. */
     record InsufficientBalance(long balance, long required, boolean replayed) implements ReserveResult {}
 
+    /** The account has no such pool; nothing is held. */
+    record PoolNotFound(String pool) implements ReserveResult {}
+
     /** The idempotency key was first used for another request. */
     record IdempotencyKeyReused() implements ReserveResult {}
 

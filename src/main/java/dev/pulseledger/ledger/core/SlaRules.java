@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.core;
 
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.accounts.SlaTerms;
 import dev.pulseledger.events.NewEvent;
 import java.util.Optional;
@@ -36,13 +37,14 @@ final class SlaRules {
                 .map(SlaTerms.Tier::creditPercent)
                 .orElse(0);
         long amount = creditAmount(measured.periodAllowance(), percent);
-        if (account.balance > LedgerCore.MAX_BALANCE - amount) {
+        if (account.balance(Pools.DEFAULT) > LedgerCore.MAX_BALANCE - amount) {
             amount = 0; // far beyond any real balance: the period is recorded rather than measured again forever
         }
         Optional<String> grantId = Optional.empty();
         if (amount > 0) {
             grantId = Optional.of(grants.grant(
                     account,
+                    Pools.DEFAULT, // CONTRACT §14: SLA credits go to the default pool
                     GrantKind.CREDIT,
                     LedgerKind.SLA_CREDIT,
                     amount,
@@ -73,7 +75,7 @@ final class SlaRules {
                 percent,
                 amount,
                 measured.incidentIds(),
-                account.balance));
+                account.balance(Pools.DEFAULT)));
         return new SlaCreditResult.Credited(grantId.get(), amount, percent);
     }
 

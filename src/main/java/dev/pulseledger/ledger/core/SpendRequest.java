@@ -1,9 +1,10 @@
 package dev.pulseledger.ledger.core;
 
+import dev.pulseledger.accounts.Pools;
 import java.util.Optional;
 
-/** A caller's wish to spend {@code amount} tokens, optionally under an idempotency key. */
-public record SpendRequest(String accountId, long amount, Optional<String> idempotencyKey) {
+/** A caller's wish to spend {@code amount} tokens from one pool, optionally under an idempotency key. */
+public record SpendRequest(String accountId, long amount, Optional<String> idempotencyKey, String pool) {
     public static final long MIN_AMOUNT = 1;
     public static final long MAX_AMOUNT = 1_000_000_000;
 
@@ -11,5 +12,10 @@ public record SpendRequest(String accountId, long amount, Optional<String> idemp
         if (amount < MIN_AMOUNT || amount > MAX_AMOUNT) {
             throw new IllegalArgumentException("amount out of range: " + amount);
         }
+    }
+
+    /** A spend from the {@code default} pool. */
+    public SpendRequest(String accountId, long amount, Optional<String> idempotencyKey) {
+        this(accountId, amount, idempotencyKey, Pools.DEFAULT);
     }
 }

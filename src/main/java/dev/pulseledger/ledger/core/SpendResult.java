@@ -8,6 +8,9 @@ public sealed interface SpendResult extends LedgerOutcome {
     /** The balance was below the amount; nothing changed. */
     record InsufficientBalance(long balance, long required, boolean replayed) implements SpendResult {}
 
+    /** The account has no such pool; nothing changed. */
+    record PoolNotFound(String pool) implements SpendResult {}
+
     /** The idempotency key was first used with a different amount. */
     record IdempotencyKeyReused(long firstAmount) implements SpendResult {}
 

@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.core;
 
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.events.NewEvent;
 import dev.pulseledger.ledger.core.LedgerState.IdempotencyScope;
 import java.util.Optional;
@@ -22,7 +23,13 @@ final class SpendRules {
         Spending landed = batch.read.spendings().get(command.spendingId());
         if (landedBalance != null && landed != null && landed.accountId().equals(request.accountId())) {
             Spending first = new Spending(
-                    landed.id(), landed.accountId(), landed.amount(), 0, landed.createdAt(), Optional.empty());
+                    landed.id(),
+                    landed.accountId(),
+                    landed.pool(),
+                    landed.amount(),
+                    0,
+                    landed.createdAt(),
+                    Optional.empty());
             return new SpendResult.Spent(first, landedBalance, false);
         }
         Optional<IdempotencyScope> scope =
@@ -34,16 +41,23 @@ final class SpendRules {
             }
         }
         WorkingAccount account = periods.upToDate(request.accountId());
-        long before = account.balance;
+        String pool = request.pool();
+        if (!account.has(pool)) {
+            return new SpendResult.PoolNotFound(pool);
+        }
+        long before = account.balance(pool);
         SpendResult result;
         if (before >= request.amount()) {
-            grants.draw(account, command.spendingId(), request.amount());
-            long after = batch.addToBalance(account, -request.amount());
-            noteLowBalance(account, before, after, command.spendingId());
+            grants.draw(account, pool, command.spendingId(), request.amount());
+            long after = batch.addToBalance(account, pool, -request.amount());
+            if (pool.equals(Pools.DEFAULT)) {
+                noteLowBalance(account, before, after, command.spendingId());
+            }
             Spending spending = new Spending(
-                    command.spendingId(), request.accountId(), request.amount(), 0, batch.now, Optional.empty());
+                    command.spendingId(), request.accountId(), pool, request.amount(), 0, batch.now, Optional.empty());
             batch.putSpending(spending);
-            batch.line(account, LedgerKind.SPEND, -spending.amount(), Optional.of(spending.id()), Optional.empty());
+            batch.line(
+                    account, pool, LedgerKind.SPEND, -spending.amount(), Optional.of(spending.id()), Optional.empty());
             result = new SpendResult.Spent(spending, after, false);
         } else {
             result = new SpendResult.InsufficientBalance(before, request.amount(), false);
@@ -79,15 +93,16 @@ final class SpendRules {
         if (tokens > spending.unreverted()) {
             return new RevertResult.AmountExceedsUnreverted(spending.unreverted());
         }
+        String pool = spending.pool();
         if (tokens == 0) {
-            return new RevertResult.Reverted(spending, account.balance, false);
+            return new RevertResult.Reverted(spending, account.balance(pool), false);
         }
         Spending reverted = spending.reverting(tokens, batch.now);
         batch.putSpending(reverted);
-        batch.addToBalance(account, tokens);
-        batch.line(account, LedgerKind.REVERT, tokens, Optional.of(spending.id()), Optional.empty());
+        batch.addToBalance(account, pool, tokens);
+        batch.line(account, pool, LedgerKind.REVERT, tokens, Optional.of(spending.id()), Optional.empty());
         grants.giveBack(account, spending.id(), tokens);
-        RevertResult.Reverted result = new RevertResult.Reverted(reverted, account.balance, false);
+        RevertResult.Reverted result = new RevertResult.Reverted(reverted, account.balance(pool), false);
         scope.ifPresent(s -> batch.changes.idempotencyRecords.put(s, IdempotencyRecord.of(command, result, batch.now)));
         return result;
     }

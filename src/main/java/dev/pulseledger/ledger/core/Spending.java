@@ -5,11 +5,12 @@ import java.util.Optional;
 
 /**
  * One spending of tokens by an account; reverts give back at most its amount, in one go or in parts.
- * {@code revertedAt} is the time of the latest revert.
+ * {@code revertedAt} is the time of the latest revert; its tokens came from one {@code pool}.
  */
 public record Spending(
         String id,
         String accountId,
+        String pool,
         long amount,
         long revertedAmount,
         Instant createdAt,
@@ -39,6 +40,6 @@ public record Spending(
     }
 
     Spending reverting(long tokens, Instant at) {
-        return new Spending(id, accountId, amount, revertedAmount + tokens, createdAt, Optional.of(at));
+        return new Spending(id, accountId, pool, amount, revertedAmount + tokens, createdAt, Optional.of(at));
     }
 }

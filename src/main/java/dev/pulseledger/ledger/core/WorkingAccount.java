@@ -1,14 +1,22 @@
 package dev.pulseledger.ledger.core;
 
 import dev.pulseledger.accounts.Period;
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.ledger.core.ChangeSet.AccountPeriod;
 import dev.pulseledger.ledger.core.LedgerState.AccountState;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
-/** One account while a batch decides it: its balance, plan and period as the batch's commands leave them. */
+/**
+ * One account while a batch decides it: its balances, plan and period as the batch's commands leave them.
+ * {@code balance} is the {@code default} pool's, kept on the account's row; a named pool's balance is what
+ * its grants have left, so it is summed from them when the batch starts.
+ */
 final class WorkingAccount {
     final String id;
     final Optional<Long> lowBalanceThreshold;
@@ -24,6 +32,12 @@ final class WorkingAccount {
     Instant unreadHoldsFrom;
 
     final List<String> grantIds = new ArrayList<>();
+    /** The balance of each named pool. */
+    final Map<String, Long> poolBalances = new HashMap<>();
+    /** The named pools on record, in name order. */
+    final TreeSet<String> pools = new TreeSet<>();
+
+    boolean poolsChanged;
 
     WorkingAccount(AccountState state, Instant unreadHoldsFrom) {
         this.id = state.id();
@@ -35,6 +49,12 @@ final class WorkingAccount {
         this.periodGranted = state.periodGranted();
         this.dueAt = state.dueAt();
         this.unreadHoldsFrom = unreadHoldsFrom;
+        this.pools.addAll(state.pools());
+        for (Grant grant : state.grants()) {
+            if (!grant.pool().equals(Pools.DEFAULT)) {
+                poolBalances.merge(grant.pool(), grant.remaining(), Long::sum);
+            }
+        }
     }
 
     /** An account the batch opens at {@code now}. */
@@ -47,6 +67,33 @@ final class WorkingAccount {
         this.dueAt = now;
         this.unreadHoldsFrom = Instant.MAX;
         this.periodChanged = true;
+    }
+
+    long balance(String pool) {
+        return pool.equals(Pools.DEFAULT) ? balance : poolBalances.getOrDefault(pool, 0L);
+    }
+
+    /** True when the pool is {@code default}, on record, or one its plan grants in. */
+    boolean has(String pool) {
+        return pool.equals(Pools.DEFAULT)
+                || pools.contains(pool)
+                || plan.pools().containsKey(pool);
+    }
+
+    /** How many pools it has, {@code default} included, and {@code pool} if it is new. */
+    int poolCountWith(String pool) {
+        TreeSet<String> all = new TreeSet<>(pools);
+        all.addAll(plan.pools().keySet());
+        all.add(pool);
+        all.remove(Pools.DEFAULT);
+        return all.size() + 1;
+    }
+
+    /** Puts a named pool on record. */
+    void notePool(String pool) {
+        if (!pool.equals(Pools.DEFAULT) && pools.add(pool)) {
+            poolsChanged = true;
+        }
     }
 
     AccountPeriod accountPeriod() {

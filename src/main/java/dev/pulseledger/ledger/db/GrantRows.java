@@ -9,10 +9,11 @@ import java.util.Optional;
 
 /** The columns of a grant (table alias {@code g}) and the grant they read back. */
 final class GrantRows {
-    static final String COLUMNS = "g.id AS grant_id, g.account_id AS grant_account_id, g.kind AS grant_kind,"
-            + " g.amount AS grant_amount, g.remaining AS grant_remaining, g.expired AS grant_expired,"
-            + " g.expires_at AS grant_expires_at, g.period_start AS grant_period_start,"
-            + " g.created_at AS grant_created_at";
+    static final String COLUMNS =
+            "g.id AS grant_id, g.account_id AS grant_account_id, g.pool AS grant_pool, g.kind AS grant_kind,"
+                    + " g.amount AS grant_amount, g.remaining AS grant_remaining, g.expired AS grant_expired,"
+                    + " g.expires_at AS grant_expires_at, g.period_start AS grant_period_start,"
+                    + " g.created_at AS grant_created_at";
 
     private GrantRows() {}
 
@@ -25,6 +26,7 @@ final class GrantRows {
         return Optional.of(new Grant(
                 id,
                 rs.getString("grant_account_id"),
+                rs.getString("grant_pool"),
                 GrantKind.fromWire(rs.getString("grant_kind")),
                 rs.getLong("grant_amount"),
                 rs.getLong("grant_remaining"),

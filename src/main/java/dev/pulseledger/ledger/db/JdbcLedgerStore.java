@@ -3,6 +3,7 @@ package dev.pulseledger.ledger.db;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.PlanPeriod;
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChange;
 import dev.pulseledger.keys.AccessChangeLog;
@@ -53,7 +54,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     static final String LOCKED_COLUMNS = "SELECT a.id, a.balance,"
             + " COALESCE(a.low_balance_threshold, p.low_balance_threshold) AS threshold,"
             + " a.plan_id, p.allowance, p.period, p.rollover,"
-            + " a.period_anchor, a.period_start, a.period_end, a.period_granted, a.due_at, a.last_line_at"
+            + " a.period_anchor, a.period_start, a.period_end, a.period_granted, a.due_at, a.last_line_at,"
+            + " a.pools, p.pools AS plan_pools"
             + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
 
     /**
@@ -74,12 +76,14 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     private static final String SELECT_IDEMPOTENCY =
             "SELECT amount, outcome, spending_id, balance, created_at, detail FROM idempotency_keys"
                     + " WHERE account_id = ? AND key = ?";
-    private static final String SELECT_PLAN = "SELECT id, allowance, period, rollover FROM plans WHERE id = ?";
+    private static final String SELECT_PLAN =
+            "SELECT id, allowance, period, rollover, pools AS plan_pools FROM plans WHERE id = ?";
     private static final String INSERT_ACCOUNT =
             "INSERT INTO accounts (id, name, plan_id, balance, status, created_at, period_anchor, due_at)"
                     + " VALUES (?, ?, ?, 0, ?, ?, ?, ?)";
     private static final String UPDATE_PERIOD = "UPDATE accounts SET plan_id = ?, period_anchor = ?,"
             + " period_start = ?, period_end = ?, period_granted = ?, due_at = ? WHERE id = ?";
+    private static final String UPDATE_POOLS = "UPDATE accounts SET pools = ? WHERE id = ?";
     private static final String MARK_REVERTED = "UPDATE spendings SET status = ?, reverted_amount = ?, reverted_at = ?"
             + " WHERE id = ? AND reverted_amount < ?";
     private static final String RETURN_ALLOCATION =
@@ -174,11 +178,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 rs.getString("id"),
                 rs.getLong("balance"),
                 Rows.optionalLong(rs, "threshold"),
-                new PlanTerms(
-                        rs.getString("plan_id"),
-                        rs.getLong("allowance"),
-                        PlanPeriod.fromWire(rs.getString("period")).orElseThrow(),
-                        rs.getLong("rollover")),
+                planTerms(rs, rs.getString("plan_id")),
                 Rows.instant(rs, "period_anchor"),
                 start.isPresent() && end.isPresent()
                         ? Optional.of(new Period(start.get(), end.get()))
@@ -186,7 +186,18 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 rs.getLong("period_granted"),
                 Rows.instant(rs, "due_at"),
                 Rows.optionalInstant(rs, "last_line_at"),
-                List.of());
+                List.of(),
+                Pools.decodeNames(rs.getString("pools")));
+    }
+
+    /** A plan's terms from a row with its allowance, period, rollover and plan_pools. */
+    private static PlanTerms planTerms(ResultSet rs, String planId) throws SQLException {
+        return new PlanTerms(
+                planId,
+                rs.getLong("allowance"),
+                PlanPeriod.fromWire(rs.getString("period")).orElseThrow(),
+                rs.getLong("rollover"),
+                Pools.decodePlanPools(rs.getString("plan_pools")));
     }
 
     /**
@@ -360,14 +371,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 ps.setString(1, id);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        plans.put(
-                                id,
-                                new PlanTerms(
-                                        id,
-                                        rs.getLong("allowance"),
-                                        PlanPeriod.fromWire(rs.getString("period"))
-                                                .orElseThrow(),
-                                        rs.getLong("rollover")));
+                        plans.put(id, planTerms(rs, id));
                     }
                 }
             }
@@ -404,6 +408,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         // When nothing follows them, the common changes may commit the round (PostgreSQL): then no statement,
         // and no check that could throw, may come after them.
         boolean endsRound = changes.periods().isEmpty()
+                && changes.accountPools().isEmpty()
                 && reverted.isEmpty()
                 && !ReservationRows.writes(changes)
                 && returned.isEmpty()
@@ -420,6 +425,17 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                     ps.setLong(5, period.periodGranted());
                     ps.setLong(6, period.dueAt().toEpochMilli());
                     ps.setString(7, period.accountId());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+        if (!changes.accountPools().isEmpty()) {
+            try (PreparedStatement ps = connection.prepareStatement(UPDATE_POOLS)) {
+                for (Map.Entry<String, Set<String>> pools :
+                        changes.accountPools().entrySet()) {
+                    ps.setString(1, Pools.encodeNames(pools.getValue()));
+                    ps.setString(2, pools.getKey());
                     ps.addBatch();
                 }
                 ps.executeBatch();

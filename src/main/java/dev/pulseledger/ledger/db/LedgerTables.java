@@ -10,7 +10,8 @@ import java.util.stream.Stream;
  */
 public final class LedgerTables {
     public static final Table SPENDINGS = new Table(
-            "spendings", List.of("id", "account_id", "amount", "status", "created_at", "reverted_at", "grant_id"));
+            "spendings",
+            List.of("id", "account_id", "amount", "status", "created_at", "reverted_at", "grant_id", "pool"));
     public static final Table GRANTS = new Table(
             "grants",
             List.of(
@@ -22,7 +23,8 @@ public final class LedgerTables {
                     "expired",
                     "expires_at",
                     "period_start",
-                    "created_at"));
+                    "created_at",
+                    "pool"));
     public static final Table SPENDING_GRANTS =
             new Table("spending_grants", List.of("spending_id", "grant_id", "amount", "returned"));
     public static final Table LEDGER_ENTRIES = new Table(
@@ -35,7 +37,8 @@ public final class LedgerTables {
                     "spending_id",
                     "grant_id",
                     "reason",
-                    "created_at"));
+                    "created_at",
+                    "pool"));
     public static final List<Table> ALL = List.of(SPENDINGS, GRANTS, SPENDING_GRANTS, LEDGER_ENTRIES);
 
     private LedgerTables() {}

@@ -37,7 +37,11 @@ final class PostgresLedgerSql {
 
     static final NamedSql LOCK_FREE_AND_READ_GRANTS = NamedSql.parse(REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY);
 
-    /** WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. */
+    /**
+     * WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. The
+     * arrays of pools are empty when every row is in the {@code default} pool, the common case: unnest pads
+     * them with NULLs, which COALESCE reads as {@code default}, so such a batch sends no pool names.
+     */
     private static final String WRITE_CHANGES = """
             WITH batch AS (SELECT :created_at::bigint AS created_at),
             balances AS (
@@ -46,19 +50,21 @@ final class PostgresLedgerSql {
                 WHERE a.id = c.id),
             new_spendings AS (
                 INSERT INTO spendings (%s)
-                SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at, s.grant_id
+                SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at, s.grant_id,
+                    COALESCE(s.pool, 'default')
                 FROM batch, unnest(:spending_ids::text[], :spending_account_ids::text[], :spending_amounts::bigint[],
-                        :spending_statuses::text[], :spending_reverted_ats::bigint[], :spending_grant_ids::text[])
-                    WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, position)
+                        :spending_statuses::text[], :spending_reverted_ats::bigint[], :spending_grant_ids::text[],
+                        :spending_pools::text[])
+                    WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, pool, position)
                 ORDER BY s.position),
             new_grants AS (
                 INSERT INTO grants (%s)
                 SELECT n.id, n.account_id, n.kind, n.amount, n.remaining, n.expired, n.expires_at, n.period_start,
-                    batch.created_at
+                    batch.created_at, COALESCE(n.pool, 'default')
                 FROM batch, unnest(:grant_ids::text[], :grant_account_ids::text[], :grant_kinds::text[],
                         :grant_amounts::bigint[], :grant_remainings::bigint[], :grant_expireds::bigint[],
-                        :grant_expires_ats::bigint[], :grant_period_starts::bigint[])
-                    AS n (id, account_id, kind, amount, remaining, expired, expires_at, period_start)),
+                        :grant_expires_ats::bigint[], :grant_period_starts::bigint[], :grant_pools::text[])
+                    AS n (id, account_id, kind, amount, remaining, expired, expires_at, period_start, pool)),
             changed_grants AS (
                 UPDATE grants g SET remaining = c.remaining, expired = c.expired, expires_at = c.expires_at
                 FROM unnest(:changed_grant_ids::text[], :changed_remainings::bigint[], :changed_expireds::bigint[],
@@ -70,11 +76,12 @@ final class PostgresLedgerSql {
                         :draw_returneds::bigint[]))
             INSERT INTO ledger_entries (%s)
             SELECT l.account_id, l.kind, l.amount, l.balance_after, l.spending_id, l.grant_id, l.reason,
-                batch.created_at
+                batch.created_at, COALESCE(l.pool, 'default')
             FROM batch, unnest(:line_account_ids::text[], :line_kinds::text[], :line_amounts::bigint[],
                     :line_balance_afters::bigint[], :line_spending_ids::text[], :line_grant_ids::text[],
-                    :line_reasons::text[])
-                WITH ORDINALITY AS l (account_id, kind, amount, balance_after, spending_id, grant_id, reason, position)
+                    :line_reasons::text[], :line_pools::text[])
+                WITH ORDINALITY AS l (account_id, kind, amount, balance_after, spending_id, grant_id, reason, pool,
+                    position)
             ORDER BY l.position""".formatted(
                     LedgerTables.SPENDINGS.columnList(),
                     LedgerTables.GRANTS.columnList(),
@@ -109,12 +116,13 @@ final class PostgresLedgerSql {
     static final String WRITE_RESERVATIONS = """
             WITH new_reservations AS (
                 INSERT INTO reservations (id, account_id, amount, status, created_at, expires_at, settled_amount,
-                    spending_id, ended_at, end_balance)
+                    spending_id, ended_at, end_balance, pool)
                 SELECT n.id, n.account_id, n.amount, n.status, n.created_at, n.expires_at, n.settled_amount,
-                    n.spending_id, n.ended_at, n.end_balance
+                    n.spending_id, n.ended_at, n.end_balance, n.pool
                 FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[],
-                    ?::text[], ?::bigint[], ?::bigint[]) WITH ORDINALITY AS n (id, account_id, amount, status,
-                    created_at, expires_at, settled_amount, spending_id, ended_at, end_balance, position)
+                    ?::text[], ?::bigint[], ?::bigint[], ?::text[]) WITH ORDINALITY AS n (id, account_id, amount,
+                    status, created_at, expires_at, settled_amount, spending_id, ended_at, end_balance, pool,
+                    position)
                 ORDER BY n.position)
             UPDATE reservations r SET status = e.status, settled_amount = e.settled_amount,
                 spending_id = e.spending_id, ended_at = e.ended_at, end_balance = e.end_balance

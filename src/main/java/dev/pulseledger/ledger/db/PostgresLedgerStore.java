@@ -3,6 +3,7 @@ package dev.pulseledger.ledger.db;
 import static dev.pulseledger.store.PgArrays.longs;
 import static dev.pulseledger.store.PgArrays.texts;
 
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.ledger.core.Allocation;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.stream.Stream;
 
 /**
  * The ledger on PostgreSQL: a round locks its accounts with one {@code SELECT … FOR UPDATE}, which a
@@ -97,6 +99,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             ps.setArray(
                     ++i, longs(connection, made.stream().map(r -> r.expiresAt().toEpochMilli())));
             i = setEnds(connection, ps, i, made);
+            ps.setArray(++i, texts(connection, made.stream().map(Reservation::pool)));
             ps.setArray(++i, texts(connection, ended.stream().map(Reservation::id)));
             ps.setArray(
                     ++i, texts(connection, ended.stream().map(r -> r.status().wire())));
@@ -160,6 +163,13 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         }
     }
 
+    /** The rows' pools, or none when every row is in the {@code default} pool (see {@link PostgresLedgerSql}). */
+    private static Array namedPools(Connection connection, Stream<String> pools) throws SQLException {
+        List<String> all = pools.toList();
+        boolean allDefault = all.stream().allMatch(Pools.DEFAULT::equals);
+        return texts(connection, allDefault ? Stream.empty() : all.stream());
+    }
+
     /** Sets this transaction's wait for a lock; returns the wait it replaced. */
     private static String setLockWait(Connection connection, String millis) throws SQLException {
         NamedSql setLockWait = PostgresLedgerSql.SET_LOCK_WAIT;
@@ -203,6 +213,8 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                     longs(connection, spent.stream().map(s -> epochMillis(s.revertedAt()))));
             sql.setArray(
                     ps, "spending_grant_ids", texts(connection, spent.stream().map(draws::soleGrant)));
+            sql.setArray(
+                    ps, "spending_pools", namedPools(connection, spent.stream().map(Spending::pool)));
             List<Grant> created = changes.newGrants();
             sql.setArray(ps, "grant_ids", texts(connection, created.stream().map(Grant::id)));
             sql.setArray(
@@ -222,6 +234,8 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                     ps,
                     "grant_period_starts",
                     longs(connection, created.stream().map(g -> epochMillis(g.periodStart()))));
+            sql.setArray(
+                    ps, "grant_pools", namedPools(connection, created.stream().map(Grant::pool)));
             List<Grant> changed = changes.changedGrants();
             sql.setArray(
                     ps, "changed_grant_ids", texts(connection, changed.stream().map(Grant::id)));
@@ -261,6 +275,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                     ps,
                     "line_reasons",
                     texts(connection, lines.stream().map(l -> l.reason().orElse(null))));
+            sql.setArray(ps, "line_pools", namedPools(connection, lines.stream().map(LedgerLine::pool)));
             ps.execute();
         }
     }

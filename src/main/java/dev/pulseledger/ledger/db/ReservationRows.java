@@ -24,8 +24,9 @@ import java.util.Optional;
  * batch, {@link JdbcLedgerStore#readReservations}), and writing new and ended reservations.
  */
 public final class ReservationRows {
-    public static final String COLUMNS = "seq, id, account_id, amount, status, created_at, expires_at, settled_amount,"
-            + " spending_id, ended_at, end_balance";
+    public static final String COLUMNS =
+            "seq, id, account_id, pool, amount, status, created_at, expires_at, settled_amount,"
+                    + " spending_id, ended_at, end_balance";
     /** What a spending or a reservation drew from each grant (spending_grants), in the order the key keeps. */
     static final String DRAW_COLUMNS = "spending_id, grant_id, amount, returned";
 
@@ -34,7 +35,8 @@ public final class ReservationRows {
     private static final String SELECT_NEXT_DUE =
             "SELECT MIN(expires_at) AS next_expiry FROM reservations WHERE account_id = ? AND status = 'held' AND expires_at > ?";
     static final String INSERT = "INSERT INTO reservations (id, account_id, amount, status, created_at,"
-            + " expires_at, settled_amount, spending_id, ended_at, end_balance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " expires_at, settled_amount, spending_id, ended_at, end_balance, pool)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     static final String END = "UPDATE reservations SET status = ?, settled_amount = ?, spending_id = ?,"
             + " ended_at = ?, end_balance = ? WHERE id = ? AND status = 'held'";
 
@@ -112,6 +114,7 @@ public final class ReservationRows {
         return new Reservation(
                 rs.getString("id"),
                 rs.getString("account_id"),
+                rs.getString("pool"),
                 rs.getLong("amount"),
                 ReservationStatus.fromWire(rs.getString("status")).orElseThrow(),
                 Rows.instant(rs, "created_at"),
@@ -137,6 +140,7 @@ public final class ReservationRows {
         ps.setLong(5, r.createdAt().toEpochMilli());
         ps.setLong(6, r.expiresAt().toEpochMilli());
         setEnd(ps, 7, r);
+        ps.setString(11, r.pool());
     }
 
     /** Binds an ended reservation to {@link #END}. */

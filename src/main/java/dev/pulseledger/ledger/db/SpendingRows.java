@@ -8,7 +8,7 @@ import java.sql.SQLException;
 /** The columns of a spending and the spending they read back, for the store and for readers. */
 public final class SpendingRows {
     public static final String COLUMNS =
-            "seq, id, account_id, amount, status, reverted_amount, created_at, reverted_at";
+            "seq, id, account_id, pool, amount, status, reverted_amount, created_at, reverted_at";
 
     private SpendingRows() {}
 
@@ -16,6 +16,7 @@ public final class SpendingRows {
         return new Spending(
                 rs.getString("id"),
                 rs.getString("account_id"),
+                rs.getString("pool"),
                 rs.getLong("amount"),
                 rs.getLong("reverted_amount"),
                 Rows.instant(rs, "created_at"),

@@ -120,6 +120,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setLong(ps, "created_at", spending.createdAt().toEpochMilli());
                 sql.setNullableLong(ps, "reverted_at", epochMillis(spending.revertedAt()));
                 sql.setString(ps, "grant_id", draws.soleGrant(spending));
+                sql.setString(ps, "pool", spending.pool());
             });
             writeRows(connection, SqliteLedgerSql.INSERT_GRANT, changes.newGrants(), (sql, ps, grant) -> {
                 sql.setString(ps, "id", grant.id());
@@ -131,6 +132,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setNullableLong(ps, "expires_at", epochMillis(grant.expiresAt()));
                 sql.setNullableLong(ps, "period_start", epochMillis(grant.periodStart()));
                 sql.setLong(ps, "created_at", grant.createdAt().toEpochMilli());
+                sql.setString(ps, "pool", grant.pool());
                 sql.setBoolean(ps, "live", grant.remaining() > 0);
             });
             writeChangedGrants(connection, changes.changedGrants());
@@ -149,6 +151,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setString(ps, "grant_id", line.grantId().orElse(null));
                 sql.setString(ps, "reason", line.reason().orElse(null));
                 sql.setLong(ps, "created_at", changes.at().toEpochMilli());
+                sql.setString(ps, "pool", line.pool());
             });
         } catch (SQLException | RuntimeException e) {
             statements.forget(connection);

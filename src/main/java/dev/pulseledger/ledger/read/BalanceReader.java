@@ -1,6 +1,8 @@
 package dev.pulseledger.ledger.read;
 
 import dev.pulseledger.accounts.Period;
+import dev.pulseledger.accounts.PoolAllowance;
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Dialect;
@@ -8,6 +10,7 @@ import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.store.MicroBatcher.Job;
 import dev.pulseledger.store.PgArrays;
 import dev.pulseledger.store.Rows;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,9 +34,13 @@ import java.util.function.Function;
  */
 public final class BalanceReader implements AutoCloseable {
     private static final String COLUMNS = "SELECT a.id, a.balance, a.period_start, a.period_end, a.period_granted,"
-            + " a.due_at, g.kind, g.remaining, g.expires_at,"
+            + " a.due_at, a.pools, p.pools AS plan_pools, g.kind, g.remaining, g.expires_at, g.pool,"
             + " (SELECT COALESCE(SUM(r.amount), 0) FROM reservations r WHERE r.account_id = a.id"
-            + " AND r.status = 'held') AS held FROM accounts a";
+            + " AND r.status = 'held' AND r.pool = 'default') AS held"
+            + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
+    /** What the named pools of an account that has some hold (CONTRACT §14). */
+    private static final String HELD_BY_POOL = "SELECT pool, SUM(amount) AS held FROM reservations"
+            + " WHERE account_id = ? AND status = 'held' AND pool <> 'default' GROUP BY pool";
     /** The account with its live grants, through their index on {@code grants.live}. */
     private static final String WITH_LIVE_GRANTS = COLUMNS + " LEFT JOIN grants g ON g.account_id = a.id AND g.live";
 
@@ -100,7 +107,7 @@ public final class BalanceReader implements AutoCloseable {
         Optional<Balance> read = database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
                 ps.setString(1, accountId);
-                return Optional.ofNullable(views(ps).get(accountId)).map(this::withBody);
+                return Optional.ofNullable(views(connection, ps).get(accountId)).map(this::withBody);
             }
         });
         // Kept under the count taken before the query began: a write that ended since has moved it on.
@@ -120,7 +127,7 @@ public final class BalanceReader implements AutoCloseable {
                 } else {
                     ps.setArray(1, PgArrays.texts(connection, ids.stream()));
                 }
-                return views(ps);
+                return views(connection, ps);
             }
         });
         Map<String, Balance> balances = new HashMap<>();
@@ -133,36 +140,86 @@ public final class BalanceReader implements AutoCloseable {
     }
 
     /** One row per live grant of each account, or one without a grant. */
-    private static Map<String, BalanceView> views(PreparedStatement ps) throws SQLException {
+    private static Map<String, BalanceView> views(Connection connection, PreparedStatement ps) throws SQLException {
         Map<String, BalanceView> views = new HashMap<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String id = rs.getString("id");
                 BalanceView view = views.get(id);
                 if (view == null) {
-                    Optional<Instant> start = Rows.optionalInstant(rs, "period_start");
-                    Optional<Instant> end = Rows.optionalInstant(rs, "period_end");
-                    view = new BalanceView(
-                            rs.getLong("balance"),
-                            start.isPresent() && end.isPresent()
-                                    ? Optional.of(new Period(start.get(), end.get()))
-                                    : Optional.empty(),
-                            rs.getLong("period_granted"),
-                            0,
-                            0,
-                            rs.getLong("held"),
-                            Optional.empty(),
-                            Rows.instant(rs, "due_at"));
+                    view = namedPools(account(rs), rs);
                 }
                 String kind = rs.getString("kind");
                 if (kind != null) {
-                    view = view.with(
-                            "allowance".equals(kind), rs.getLong("remaining"), Rows.optionalInstant(rs, "expires_at"));
+                    String pool = rs.getString("pool");
+                    BalanceView account = view;
+                    BalanceView ofPool = view.ofPool(pool).orElseGet(() -> account.emptyPool(0));
+                    ofPool = ofPool.with(
+                            "allowance".equals(kind),
+                            rs.getLong("remaining"),
+                            Rows.optionalInstant(rs, "expires_at"),
+                            !pool.equals(Pools.DEFAULT));
+                    view = pool.equals(Pools.DEFAULT) ? ofPool : view.withPool(pool, ofPool);
                 }
                 views.put(id, view);
             }
         }
+        for (Map.Entry<String, BalanceView> entry : views.entrySet()) {
+            if (!entry.getValue().pools().isEmpty()) {
+                entry.setValue(withHeldByPool(connection, entry.getKey(), entry.getValue()));
+            }
+        }
         return views;
+    }
+
+    /** The account's view before its grants: the default pool's row, and each named pool empty. */
+    private static BalanceView namedPools(BalanceView account, ResultSet rs) throws SQLException {
+        BalanceView view = account;
+        Map<String, PoolAllowance> planPools = Pools.decodePlanPools(rs.getString("plan_pools"));
+        for (String pool : Pools.decodeNames(rs.getString("pools"))) {
+            view = view.withPool(pool, account.emptyPool(0));
+        }
+        for (Map.Entry<String, PoolAllowance> pool : planPools.entrySet()) {
+            view = view.withPool(
+                    pool.getKey(), account.emptyPool(pool.getValue().allowance()));
+        }
+        return view;
+    }
+
+    private static BalanceView withHeldByPool(Connection connection, String accountId, BalanceView view)
+            throws SQLException {
+        BalanceView result = view;
+        try (PreparedStatement ps = connection.prepareStatement(HELD_BY_POOL)) {
+            ps.setString(1, accountId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String pool = rs.getString("pool");
+                    Optional<BalanceView> named = result.ofPool(pool);
+                    if (named.isPresent()) {
+                        result = result.withPool(pool, named.get().withHeld(rs.getLong("held")));
+                    }
+                }
+            }
+        }
+        return result;
+    }
+
+    /** The default pool's view from the account's row. */
+    private static BalanceView account(ResultSet rs) throws SQLException {
+        Optional<Instant> start = Rows.optionalInstant(rs, "period_start");
+        Optional<Instant> end = Rows.optionalInstant(rs, "period_end");
+        return new BalanceView(
+                rs.getLong("balance"),
+                start.isPresent() && end.isPresent()
+                        ? Optional.of(new Period(start.get(), end.get()))
+                        : Optional.empty(),
+                rs.getLong("period_granted"),
+                0,
+                0,
+                rs.getLong("held"),
+                Optional.empty(),
+                Rows.instant(rs, "due_at"),
+                Map.of());
     }
 
     /** Stops the reader once the reads already queued are answered. */

@@ -1,7 +1,7 @@
 package dev.pulseledger.ledger.read;
 
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.store.Database;
-import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,19 +30,27 @@ import java.util.Optional;
  * many spendings there are.
  */
 public final class LedgerVerifier {
-    private static final String BALANCES = "SELECT a.id, a.balance, COALESCE(l.total, 0), COALESCE(l.granted, 0),"
+    /**
+     * One row per pool of each account with ledger lines in it (CONTRACT §14), and one for an account
+     * without any: the {@code default} pool's balance is the account's row, a named pool's is what its
+     * grants have left, so there the lines, the grants' history and what spendings kept must agree with it.
+     */
+    private static final String BALANCES = "SELECT a.id, COALESCE(l.pool, 'default') AS pool,"
+            + " CASE WHEN COALESCE(l.pool, 'default') = 'default' THEN a.balance ELSE COALESCE(g.remaining, 0) END,"
+            + " COALESCE(l.total, 0), COALESCE(l.granted, 0),"
             + " COALESCE(s.kept, 0), COALESCE(r.held, 0), COALESCE(g.remaining, 0), l.newest, a.last_line_at"
             + " FROM accounts a"
-            + " LEFT JOIN (SELECT account_id, SUM(amount) AS total,"
+            + " LEFT JOIN (SELECT account_id, pool, SUM(amount) AS total,"
             + "   SUM(CASE WHEN kind IN ('credit', 'allowance', 'sla_credit', 'expire') THEN amount ELSE 0 END) AS granted,"
-            + "   MAX(created_at) AS newest FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id"
-            + " LEFT JOIN (SELECT account_id, SUM(amount - reverted_amount) AS kept FROM spendings"
-            + "   GROUP BY account_id) s ON s.account_id = a.id"
-            + " LEFT JOIN (SELECT account_id, SUM(amount) AS held FROM reservations WHERE status = 'held'"
-            + "   GROUP BY account_id) r ON r.account_id = a.id"
-            + " LEFT JOIN (SELECT account_id, SUM(remaining) AS remaining FROM grants WHERE remaining > 0"
-            + "   GROUP BY account_id) g ON g.account_id = a.id"
+            + "   MAX(created_at) AS newest FROM ledger_entries GROUP BY account_id, pool) l ON l.account_id = a.id"
+            + " LEFT JOIN (SELECT account_id, pool, SUM(amount - reverted_amount) AS kept FROM spendings"
+            + "   GROUP BY account_id, pool) s ON s.account_id = a.id AND s.pool = COALESCE(l.pool, 'default')"
+            + " LEFT JOIN (SELECT account_id, pool, SUM(amount) AS held FROM reservations WHERE status = 'held'"
+            + "   GROUP BY account_id, pool) r ON r.account_id = a.id AND r.pool = COALESCE(l.pool, 'default')"
+            + " LEFT JOIN (SELECT account_id, pool, SUM(remaining) AS remaining FROM grants WHERE remaining > 0"
+            + "   GROUP BY account_id, pool) g ON g.account_id = a.id AND g.pool = COALESCE(l.pool, 'default')"
             + " ORDER BY a.id";
+
     private static final String REFUNDS = "SELECT s.id, s.account_id, s.status, s.amount, s.reverted_amount,"
             + " COALESCE(l.refunded, 0), COALESCE(l.spends, 0),"
             + " COALESCE(d.drawn, 0) + CASE WHEN s.grant_id IS NULL THEN 0 ELSE s.amount END,"
@@ -116,12 +124,9 @@ public final class LedgerVerifier {
 
     public List<Mismatch> verify() {
         List<Mismatch> mismatches = new ArrayList<>();
-        database.runRead(connection -> {
-            if (database.dialect() == Dialect.POSTGRESQL) {
-                // PostgreSQL's driver streams a result set only inside a transaction; in autocommit it reads
-                // every row into memory first. The pool puts autocommit back when the connection returns.
-                connection.setAutoCommit(false);
-            }
+        // In one transaction: one snapshot, and PostgreSQL's driver streams a result set only inside one
+        // (in autocommit it reads every row into memory first).
+        database.runReadInTransaction(connection -> {
             run(connection, BALANCES, LedgerVerifier::checkBalance, mismatches);
             run(connection, REFUNDS, LedgerVerifier::checkSpending, mismatches);
             run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);
@@ -146,13 +151,24 @@ public final class LedgerVerifier {
     }
 
     private static void checkBalance(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+        String pool = rs.getString(2);
+        if (!Pools.DEFAULT.equals(pool)) {
+            List<Mismatch> ofPool = new ArrayList<>();
+            checkPoolBalance(rs, ofPool);
+            ofPool.forEach(m -> mismatches.add(new Mismatch(m.accountId(), "pool " + pool + ": " + m.problem())));
+            return;
+        }
+        checkPoolBalance(rs, mismatches);
+    }
+
+    private static void checkPoolBalance(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
         String account = rs.getString(1);
-        long balance = rs.getLong(2);
-        long ledgerSum = rs.getLong(3);
-        long granted = rs.getLong(4);
-        long kept = rs.getLong(5);
-        long held = rs.getLong(6);
-        long inGrants = rs.getLong(7);
+        long balance = rs.getLong(3);
+        long ledgerSum = rs.getLong(4);
+        long granted = rs.getLong(5);
+        long kept = rs.getLong(6);
+        long held = rs.getLong(7);
+        long inGrants = rs.getLong(8);
         if (balance < 0) {
             mismatches.add(new Mismatch(account, "balance " + balance + " is negative"));
         }

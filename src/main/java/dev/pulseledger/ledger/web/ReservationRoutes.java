@@ -1,6 +1,6 @@
 package dev.pulseledger.ledger.web;
 
-import dev.pulseledger.http.Access;
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -32,15 +32,13 @@ public final class ReservationRoutes {
     static final long DEFAULT_EXPIRES_IN_SECONDS = 300;
     static final long MAX_EXPIRES_IN_SECONDS = 24 * 3600;
     private static final Pattern RESERVATION_ID = Pattern.compile("rsv_[0-9a-z]{26}");
-    private static final Set<String> RESERVE_FIELDS = Set.of("amount", "expiresInSeconds");
+    private static final Set<String> RESERVE_FIELDS = Set.of("amount", "expiresInSeconds", "pool");
     private static final Set<String> SETTLE_FIELDS = Set.of("amount");
 
-    private final Access access;
     private final LedgerWriter ledger;
     private final ReservationQueries reservations;
 
-    public ReservationRoutes(Access access, LedgerWriter ledger, ReservationQueries reservations) {
-        this.access = access;
+    public ReservationRoutes(LedgerWriter ledger, ReservationQueries reservations) {
         this.ledger = ledger;
         this.reservations = reservations;
     }
@@ -54,14 +52,17 @@ public final class ReservationRoutes {
     }
 
     private void reserve(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), RESERVE_FIELDS);
         long amount = body.requiredLong("amount", SpendRequest.MIN_AMOUNT, SpendRequest.MAX_AMOUNT);
         long seconds =
                 body.optionalLong("expiresInSeconds", 1, MAX_EXPIRES_IN_SECONDS).orElse(DEFAULT_EXPIRES_IN_SECONDS);
+        String pool = body.optionalString("pool", PoolParams.MAX_TEXT)
+                .map(PoolParams::checked)
+                .orElse(Pools.DEFAULT);
         Optional<String> idempotencyKey = TokenRoutes.idempotencyKey(req);
         ReserveResult result = Queued.call(
-                () -> ledger.reserve(caller.accountId(), amount, Duration.ofSeconds(seconds), idempotencyKey));
+                () -> ledger.reserve(caller.accountId(), pool, amount, Duration.ofSeconds(seconds), idempotencyKey));
         switch (result) {
             case ReserveResult.Reserved reserved -> {
                 if (reserved.replayed()) {
@@ -75,6 +76,7 @@ public final class ReservationRoutes {
             case ReserveResult.InsufficientBalance insufficient ->
                 throw TokenRoutes.insufficientBalance(
                         "reservation", insufficient.balance(), insufficient.required(), insufficient.replayed());
+            case ReserveResult.PoolNotFound unknown -> throw PoolParams.notFound(unknown.pool());
             case ReserveResult.IdempotencyKeyReused reused ->
                 throw new ProblemException(
                         ProblemCode.IDEMPOTENCY_KEY_REUSED,
@@ -84,7 +86,7 @@ public final class ReservationRoutes {
     }
 
     private void settle(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         Optional<Long> amount = Requests.optionalJsonBody(req)
                 .flatMap(
@@ -112,7 +114,7 @@ public final class ReservationRoutes {
     }
 
     private void release(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         if (!RESERVATION_ID.matcher(id).matches()) {
             throw notFound();
@@ -126,7 +128,7 @@ public final class ReservationRoutes {
 
     /** One reservation; one whose expiry has come is expired first, so a read never shows it held. */
     private void get(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         if (!RESERVATION_ID.matcher(id).matches()) {
             throw notFound();
@@ -140,7 +142,7 @@ public final class ReservationRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Responses.ok(res, page(req, reservations, ledger, caller.accountId()));
     }
 

@@ -7,7 +7,6 @@ import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
 import dev.pulseledger.accounts.SlaTerms;
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
@@ -27,21 +26,13 @@ import java.util.List;
 
 /** SLA credits (CONTRACT §13): the caller's {@code GET /api/tokens/sla} and the operator's preview. */
 public final class SlaRoutes {
-    private final Access access;
     private final AccountStore accounts;
     private final PlanStore plans;
     private final LedgerWriter ledger;
     private final SlaReports reports;
     private final Clock clock;
 
-    public SlaRoutes(
-            Access access,
-            AccountStore accounts,
-            PlanStore plans,
-            LedgerWriter ledger,
-            SlaReports reports,
-            Clock clock) {
-        this.access = access;
+    public SlaRoutes(AccountStore accounts, PlanStore plans, LedgerWriter ledger, SlaReports reports, Clock clock) {
         this.accounts = accounts;
         this.plans = plans;
         this.ledger = ledger;
@@ -60,7 +51,7 @@ public final class SlaRoutes {
 
     /** The SLA of the caller's plan, its current period so far, and its credits; a due renewal happens first. */
     private void callerSla(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Account read = accounts.find(caller.accountId()).orElseThrow(SlaRoutes::accountGone);
         Account account = Queued.call(() -> ledger.catchUpIfDue(read.id(), read.dueAt()))
                 ? accounts.find(caller.accountId()).orElseThrow(SlaRoutes::accountGone)

@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.ledger.core.RevertResult;
 import dev.pulseledger.ledger.core.SpendResult;
@@ -7,16 +8,19 @@ import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.ledger.read.BalanceView;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /** The JSON shapes of the caller's token API (CONTRACT §3). */
 public final class TokenJson {
     private TokenJson() {}
 
-    record SpentBody(String spendingId, long amount, long balance, String status, String createdAt) {}
+    record SpentBody(String spendingId, long amount, long balance, String status, String createdAt, String pool) {}
 
     record SpendingBody(
             String spendingId,
+            String pool,
             long amount,
             long revertedAmount,
             String status,
@@ -25,6 +29,7 @@ public final class TokenJson {
 
     record RevertedBody(
             String spendingId,
+            String pool,
             long amount,
             long revertedAmount,
             String status,
@@ -37,7 +42,11 @@ public final class TokenJson {
             @Nullable AllowanceBody allowance,
             long credits,
             long held,
-            @Nullable ExpiryBody nextExpiry) {}
+            @Nullable ExpiryBody nextExpiry,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, PoolBody> pools) {}
+
+    /** A named pool in the plain balance view (CONTRACT §14). */
+    record PoolBody(long balance, long held, @Nullable AllowanceBody allowance) {}
 
     record AllowanceBody(long granted, long remaining, String periodStart, String periodEnd) {}
 
@@ -55,12 +64,19 @@ public final class TokenJson {
 
     static SpentBody spent(SpendResult.Spent spent) {
         Spending spending = spent.spending();
-        return new SpentBody(spending.id(), spending.amount(), spent.balance(), "active", time(spending.createdAt()));
+        return new SpentBody(
+                spending.id(),
+                spending.amount(),
+                spent.balance(),
+                "active",
+                time(spending.createdAt()),
+                spending.pool());
     }
 
     static SpendingBody spending(Spending spending) {
         return new SpendingBody(
                 spending.id(),
+                spending.pool(),
                 spending.amount(),
                 spending.revertedAmount(),
                 spending.status(),
@@ -72,6 +88,7 @@ public final class TokenJson {
         Spending spending = reverted.spending();
         return new RevertedBody(
                 spending.id(),
+                spending.pool(),
                 spending.amount(),
                 spending.revertedAmount(),
                 spending.status(),
@@ -80,23 +97,30 @@ public final class TokenJson {
                 reverted.balance());
     }
 
+    /** The balance view of the default pool, with {@code pools} beside it, or of one named pool alone. */
     public static BalanceBody balance(BalanceView view) {
-        AllowanceBody allowance =
-                view.period().isPresent() && (view.periodGranted() > 0 || view.allowanceRemaining() > 0)
-                        ? new AllowanceBody(
-                                view.periodGranted(),
-                                view.allowanceRemaining(),
-                                time(view.period().get().start()),
-                                time(view.period().get().end()))
-                        : null;
+        Map<String, PoolBody> pools = new TreeMap<>();
+        view.pools()
+                .forEach((name, pool) -> pools.put(name, new PoolBody(pool.balance(), pool.held(), allowance(pool))));
         return new BalanceBody(
                 view.balance(),
-                allowance,
+                allowance(view),
                 view.credits(),
                 view.held(),
                 view.nextExpiry()
                         .map(e -> new ExpiryBody(e.amount(), time(e.at())))
-                        .orElse(null));
+                        .orElse(null),
+                pools);
+    }
+
+    private static @Nullable AllowanceBody allowance(BalanceView view) {
+        return view.period().isPresent() && (view.periodGranted() > 0 || view.allowanceRemaining() > 0)
+                ? new AllowanceBody(
+                        view.periodGranted(),
+                        view.allowanceRemaining(),
+                        time(view.period().get().start()),
+                        time(view.period().get().end()))
+                : null;
     }
 
     private static String time(Instant instant) {

@@ -5,7 +5,6 @@ import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.Plan;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.accounts.PlanStore;
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.ProblemCode;
@@ -21,6 +20,7 @@ import dev.pulseledger.ledger.core.SpendRequest;
 import dev.pulseledger.ledger.core.SpendResult;
 import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.ledger.read.BalanceReader;
+import dev.pulseledger.ledger.read.BalanceView;
 import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.ledger.write.LedgerWriter;
@@ -47,7 +47,6 @@ public final class TokenRoutes {
     private static final Pattern SPENDING_ID = Pattern.compile("sp_[0-9a-z]{26}");
     private static final Set<String> REVERT_FIELDS = Set.of("amount");
 
-    private final Access access;
     private final LedgerWriter ledger;
     private final BalanceReader balances;
     private final SpendingQueries spendings;
@@ -59,7 +58,6 @@ public final class TokenRoutes {
     private final Clock clock;
 
     public TokenRoutes(
-            Access access,
             LedgerWriter ledger,
             BalanceReader balances,
             SpendingQueries spendings,
@@ -68,7 +66,6 @@ public final class TokenRoutes {
             MeterRegistry metrics,
             LedgerHistory history,
             Clock clock) {
-        this.access = access;
         this.history = history;
         this.clock = clock;
         this.ledger = ledger;
@@ -92,11 +89,12 @@ public final class TokenRoutes {
     }
 
     private void spend(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
+        String pool = PoolParams.fromQuery(req);
         SpendResult result =
-                Queued.call(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey)));
+                Queued.call(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey, pool)));
         countSpend(result);
         switch (result) {
             case SpendResult.Spent spent -> {
@@ -111,6 +109,7 @@ public final class TokenRoutes {
             case SpendResult.InsufficientBalance insufficient ->
                 throw insufficientBalance(
                         "spend", insufficient.balance(), insufficient.required(), insufficient.replayed());
+            case SpendResult.PoolNotFound unknown -> throw PoolParams.notFound(unknown.pool());
             case SpendResult.IdempotencyKeyReused reused ->
                 throw new ProblemException(
                         ProblemCode.IDEMPOTENCY_KEY_REUSED,
@@ -125,7 +124,7 @@ public final class TokenRoutes {
      * Idempotency-Key; a bodiless revert is safe to repeat without one).
      */
     private void revert(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         Optional<Long> amount = Requests.optionalJsonBody(req)
                 .map(body -> JsonBody.parse(body, REVERT_FIELDS).requiredLong("amount", 1, SpendRequest.MAX_AMOUNT));
@@ -161,18 +160,24 @@ public final class TokenRoutes {
 
     /** The balance with its breakdown; a renewal or expiry that is due happens first. */
     private void balance(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Optional<Instant> at = Requests.timestamp(req, "at", ProblemCode.INVALID_AT);
         if (at.isPresent()) {
             balanceAt(caller, at.get(), res);
             return;
         }
+        Optional<String> pool = Requests.query(req, "pool").map(PoolParams::checked);
         BalanceReader.Balance read =
                 Queued.call(() -> balances.read(caller.accountId())).orElseThrow(TokenRoutes::accountGone);
         BalanceReader.Balance current = Queued.call(() ->
                         ledger.catchUpIfDue(caller.accountId(), read.view().dueAt()))
                 ? Queued.call(() -> balances.read(caller.accountId())).orElseThrow(TokenRoutes::accountGone)
                 : read;
+        if (pool.isPresent()) {
+            BalanceView ofPool = current.view().ofPool(pool.get()).orElseThrow(() -> PoolParams.notFound(pool.get()));
+            Responses.ok(res, TokenJson.balance(ofPool));
+            return;
+        }
         Responses.send(res, 200, Responses.JSON, current.json());
     }
 
@@ -188,7 +193,7 @@ public final class TokenRoutes {
 
     /** The plan with the current period; a renewal that is due happens first. */
     private void plan(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Account read = accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone);
         Account account = Queued.call(() -> ledger.catchUpIfDue(read.id(), read.dueAt()))
                 ? accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone)
@@ -198,7 +203,7 @@ public final class TokenRoutes {
     }
 
     private void getSpending(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
             throw spendingNotFound();
@@ -208,7 +213,7 @@ public final class TokenRoutes {
     }
 
     private void listSpendings(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Spending> page = spendings.list(caller.accountId(), before, limit);
@@ -269,6 +274,7 @@ public final class TokenRoutes {
         String outcome = switch (result) {
             case SpendResult.Spent spent -> spent.replayed() ? "replayed" : "spent";
             case SpendResult.InsufficientBalance insufficient -> "insufficient_balance";
+            case SpendResult.PoolNotFound unknown -> "pool_not_found";
             case SpendResult.IdempotencyKeyReused reused -> "idempotency_key_reused";
             case SpendResult.IdempotencyKeyInUse inUse -> "idempotency_key_in_use";
         };

@@ -1,6 +1,5 @@
 package dev.pulseledger.ledger.web;
 
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
@@ -20,12 +19,10 @@ import java.util.List;
 
 /** {@code GET /api/tokens/usage}: the caller's own spending per UTC hour, day or month (CONTRACT §11). */
 public final class UsageRoutes {
-    private final Access access;
     private final LedgerHistory history;
     private final Clock clock;
 
-    public UsageRoutes(Access access, LedgerHistory history, Clock clock) {
-        this.access = access;
+    public UsageRoutes(LedgerHistory history, Clock clock) {
         this.history = history;
         this.clock = clock;
     }
@@ -42,7 +39,7 @@ public final class UsageRoutes {
     record TotalBody(long spent, long reverted, long spendings) {}
 
     private void usage(ServerRequest req, ServerResponse res) {
-        Caller caller = access.caller(req);
+        Caller caller = RouteTable.caller(req);
         Granularity granularity = Requests.query(req, "granularity")
                 .map(text -> Granularity.fromWire(text)
                         .orElseThrow(() -> new ProblemException(

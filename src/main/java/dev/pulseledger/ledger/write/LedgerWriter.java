@@ -129,10 +129,11 @@ public final class LedgerWriter implements AutoCloseable {
                 new RevertResult.IdempotencyKeyInUse());
     }
 
-    /** Holds {@code amount} tokens for {@code lifetime} (CONTRACT §8). */
-    public ReserveResult reserve(String accountId, long amount, Duration lifetime, Optional<String> idempotencyKey) {
+    /** Holds {@code amount} tokens of {@code pool} for {@code lifetime} (CONTRACT §8, §14). */
+    public ReserveResult reserve(
+            String accountId, String pool, long amount, Duration lifetime, Optional<String> idempotencyKey) {
         return submitOnce(
-                new LedgerCommand.Reserve(accountId, amount, lifetime, idempotencyKey, Ids.reservation()),
+                new LedgerCommand.Reserve(accountId, amount, lifetime, idempotencyKey, Ids.reservation(), pool),
                 idempotencyKey,
                 new ReserveResult.IdempotencyKeyInUse());
     }
@@ -170,8 +171,9 @@ public final class LedgerWriter implements AutoCloseable {
         return submit(new LedgerCommand.Open(account));
     }
 
-    public CreditResult credit(String accountId, long amount, String reason, Optional<Instant> expiresAt) {
-        return submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt));
+    /** Grants {@code amount} tokens in {@code pool}, which the account gets if it lacks it (CONTRACT §7, §14). */
+    public CreditResult credit(String accountId, String pool, long amount, String reason, Optional<Instant> expiresAt) {
+        return submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt, pool));
     }
 
     /** Records one measured period of the account's SLA, crediting a breach once (CONTRACT §13). */

@@ -126,14 +126,12 @@ public final class HeartbeatStore {
         }
     }
 
-    void setIncident(String serviceId, String incidentId) {
-        database.runInTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SET_INCIDENT)) {
-                ps.setString(1, incidentId);
-                ps.setString(2, serviceId);
-                ps.executeUpdate();
-            }
-        });
+    void setIncident(Connection connection, String serviceId, String incidentId) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(SET_INCIDENT)) {
+            ps.setString(1, incidentId);
+            ps.setString(2, serviceId);
+            ps.executeUpdate();
+        }
     }
 
     /** Claims the return on the caller's transaction; false when another node came first. */

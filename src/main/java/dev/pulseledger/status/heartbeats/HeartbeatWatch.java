@@ -65,43 +65,48 @@ public final class HeartbeatWatch implements AutoCloseable {
         return Math.max(missed.size(), returned.size());
     }
 
+    /** The miss, claimed by one node, the status it sets and the draft it opens: one transaction. */
     private void miss(Heartbeat heartbeat, Instant now) {
-        Optional<Service> claimed = stores.database().inTransaction(connection -> {
+        boolean claimed = stores.database().inTransaction(connection -> {
             Optional<Service> service = stores.services().findForUpdate(connection, heartbeat.serviceId());
             if (service.isEmpty()
                     || !stores.heartbeats()
                             .claimMiss(connection, heartbeat, service.get().status(), now)) {
-                return Optional.<Service>empty();
+                return false;
             }
             Optional<NewEvent> event = stores.services()
                     .changeStatus(connection, service.get(), heartbeat.statusWhenMissed(), StatusSource.HEARTBEAT, now);
             if (event.isPresent()) {
                 stores.outbox().append(connection, List.of(event.get()), now);
             }
-            return service;
+            TreeMap<String, ServiceStatus> services = new TreeMap<>();
+            services.put(heartbeat.serviceId(), heartbeat.statusWhenMissed());
+            IncidentWrite draft = stores.incidents()
+                    .createDraft(
+                            connection,
+                            "No heartbeat from " + service.get().name(),
+                            impact(heartbeat.statusWhenMissed()),
+                            new IncidentStore.Change(
+                                    IncidentStatus.INVESTIGATING,
+                                    "No heartbeat since " + Times.format(heartbeat.lastBeatAt()) + "; the service is "
+                                            + heartbeat.statusWhenMissed().wire() + " until beats return.",
+                                    services,
+                                    now));
+            if (draft instanceof IncidentWrite.Written written) {
+                stores.heartbeats()
+                        .setIncident(
+                                connection,
+                                heartbeat.serviceId(),
+                                written.incident().id());
+            }
+            return true;
         });
-        if (claimed.isEmpty()) {
-            return;
+        if (claimed) {
+            onChange.run();
         }
-        TreeMap<String, ServiceStatus> services = new TreeMap<>();
-        services.put(heartbeat.serviceId(), heartbeat.statusWhenMissed());
-        IncidentWrite draft = stores.incidents()
-                .createDraft(
-                        "No heartbeat from " + claimed.get().name(),
-                        impact(heartbeat.statusWhenMissed()),
-                        new IncidentStore.Change(
-                                IncidentStatus.INVESTIGATING,
-                                "No heartbeat since " + Times.format(heartbeat.lastBeatAt()) + "; the service is "
-                                        + heartbeat.statusWhenMissed().wire() + " until beats return.",
-                                services,
-                                now));
-        if (draft instanceof IncidentWrite.Written written) {
-            stores.heartbeats()
-                    .setIncident(heartbeat.serviceId(), written.incident().id());
-        }
-        onChange.run();
     }
 
+    /** The return, claimed by one node, the status it restores and the update to its incident: one transaction. */
     private void back(Heartbeat heartbeat, Instant now) {
         boolean claimed = stores.database().inTransaction(connection -> {
             Optional<Service> service = stores.services().findForUpdate(connection, heartbeat.serviceId());
@@ -114,22 +119,22 @@ public final class HeartbeatWatch implements AutoCloseable {
             if (event.isPresent()) {
                 stores.outbox().append(connection, List.of(event.get()), now);
             }
-            return true;
-        });
-        if (!claimed) {
-            return;
-        }
-        heartbeat
-                .incidentId()
-                .ifPresent(incidentId -> stores.incidents()
+            if (heartbeat.incidentId().isPresent()) {
+                stores.incidents()
                         .addUpdate(
-                                incidentId,
+                                connection,
+                                heartbeat.incidentId().get(),
                                 new IncidentStore.Change(
                                         IncidentStatus.RESOLVED,
                                         "Heartbeats arrive again since " + Times.format(heartbeat.lastBeatAt()) + ".",
                                         new TreeMap<>(),
-                                        now)));
-        onChange.run();
+                                        now));
+            }
+            return true;
+        });
+        if (claimed) {
+            onChange.run();
+        }
     }
 
     private static IncidentImpact impact(ServiceStatus status) {

@@ -109,6 +109,12 @@ public final class IncidentStore {
         return create(title, impact, first, true);
     }
 
+    /** As {@link #createDraft(String, IncidentImpact, Change)}, on the caller's transaction (a heartbeat's miss). */
+    public IncidentWrite createDraft(Connection connection, String title, IncidentImpact impact, Change first)
+            throws SQLException {
+        return create(connection, title, impact, first, true);
+    }
+
     /** Publishes a draft: callers see it from now on, and {@code incident.created} is sent. */
     public Publish publish(String incidentId, Instant at) {
         return database.inTransaction(connection -> {
@@ -151,72 +157,79 @@ public final class IncidentStore {
     }
 
     private IncidentWrite create(String title, IncidentImpact impact, Change first, boolean draft) {
-        return database.inTransaction(connection -> {
-            Map<String, Service> locked = new HashMap<>();
-            List<String> unknown = lockServices(connection, first.services().keySet(), locked);
-            if (!unknown.isEmpty()) {
-                return new IncidentWrite.UnknownServices(unknown);
-            }
-            String id = Ids.incident();
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+        return database.inTransaction(connection -> create(connection, title, impact, first, draft));
+    }
+
+    private IncidentWrite create(
+            Connection connection, String title, IncidentImpact impact, Change first, boolean draft)
+            throws SQLException {
+        Map<String, Service> locked = new HashMap<>();
+        List<String> unknown = lockServices(connection, first.services().keySet(), locked);
+        if (!unknown.isEmpty()) {
+            return new IncidentWrite.UnknownServices(unknown);
+        }
+        String id = Ids.incident();
+        try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+            ps.setString(1, id);
+            ps.setString(2, title);
+            ps.setString(3, impact.wire());
+            ps.setString(4, first.status().wire());
+            ps.setLong(5, first.at().toEpochMilli());
+            ps.setLong(6, first.at().toEpochMilli());
+            Rows.setOptionalInstant(ps, 7, resolvedAt(first, Optional.empty()));
+            ps.executeUpdate();
+        }
+        if (draft) {
+            try (PreparedStatement ps = connection.prepareStatement(INSERT_DRAFT)) {
                 ps.setString(1, id);
-                ps.setString(2, title);
-                ps.setString(3, impact.wire());
-                ps.setString(4, first.status().wire());
-                ps.setLong(5, first.at().toEpochMilli());
-                ps.setLong(6, first.at().toEpochMilli());
-                Rows.setOptionalInstant(ps, 7, resolvedAt(first, Optional.empty()));
                 ps.executeUpdate();
             }
-            if (draft) {
-                try (PreparedStatement ps = connection.prepareStatement(INSERT_DRAFT)) {
-                    ps.setString(1, id);
-                    ps.executeUpdate();
-                }
-            }
-            List<NewEvent> events = writeUpdate(connection, id, first, locked);
-            Incident incident = load(connection, SELECT_ONE, id).orElseThrow();
-            if (!draft) {
-                events.add(event(connection, incident, true));
-            }
-            outbox.append(connection, events, first.at());
-            notices.record(connection, StatusNotice.of(EventType.STATUS_INCIDENT_CREATED, incident), first.at());
-            return new IncidentWrite.Written(incident);
-        });
+        }
+        List<NewEvent> events = writeUpdate(connection, id, first, locked);
+        Incident incident = load(connection, SELECT_ONE, id).orElseThrow();
+        if (!draft) {
+            events.add(event(connection, incident, true));
+        }
+        outbox.append(connection, events, first.at());
+        notices.record(connection, StatusNotice.of(EventType.STATUS_INCIDENT_CREATED, incident), first.at());
+        return new IncidentWrite.Written(incident);
     }
 
     /** Adds an update to the timeline; the incident takes its status. */
     public IncidentWrite addUpdate(String incidentId, Change change) {
-        return database.inTransaction(connection -> {
-            Optional<Incident> current = load(connection, selectForUpdate, incidentId);
-            if (current.isEmpty()) {
-                return new IncidentWrite.NotFound();
-            }
-            if (countUpdates(connection, incidentId) >= MAX_UPDATES) {
-                return new IncidentWrite.TooManyUpdates();
-            }
-            Map<String, Service> locked = new HashMap<>();
-            List<String> unknown = lockServices(connection, change.services().keySet(), locked);
-            if (!unknown.isEmpty()) {
-                return new IncidentWrite.UnknownServices(unknown);
-            }
-            try (PreparedStatement ps = connection.prepareStatement(UPDATE_STATE)) {
-                ps.setString(1, change.status().wire());
-                ps.setLong(2, change.at().toEpochMilli());
-                Rows.setOptionalInstant(ps, 3, resolvedAt(change, current.get().resolvedAt()));
-                ps.setString(4, incidentId);
-                ps.executeUpdate();
-            }
-            List<NewEvent> events = writeUpdate(connection, incidentId, change, locked);
-            Incident incident = load(connection, SELECT_ONE, incidentId).orElseThrow();
-            events.add(event(connection, incident, false));
-            outbox.append(connection, events, change.at());
-            boolean resolvedNow =
-                    change.status() == IncidentStatus.RESOLVED && current.get().status() != IncidentStatus.RESOLVED;
-            EventType noticed = resolvedNow ? EventType.STATUS_INCIDENT_RESOLVED : EventType.STATUS_INCIDENT_UPDATED;
-            notices.record(connection, StatusNotice.of(noticed, incident), change.at());
-            return new IncidentWrite.Written(incident);
-        });
+        return database.inTransaction(connection -> addUpdate(connection, incidentId, change));
+    }
+
+    /** As {@link #addUpdate(String, Change)}, on the caller's transaction (beats that return). */
+    public IncidentWrite addUpdate(Connection connection, String incidentId, Change change) throws SQLException {
+        Optional<Incident> current = load(connection, selectForUpdate, incidentId);
+        if (current.isEmpty()) {
+            return new IncidentWrite.NotFound();
+        }
+        if (countUpdates(connection, incidentId) >= MAX_UPDATES) {
+            return new IncidentWrite.TooManyUpdates();
+        }
+        Map<String, Service> locked = new HashMap<>();
+        List<String> unknown = lockServices(connection, change.services().keySet(), locked);
+        if (!unknown.isEmpty()) {
+            return new IncidentWrite.UnknownServices(unknown);
+        }
+        try (PreparedStatement ps = connection.prepareStatement(UPDATE_STATE)) {
+            ps.setString(1, change.status().wire());
+            ps.setLong(2, change.at().toEpochMilli());
+            Rows.setOptionalInstant(ps, 3, resolvedAt(change, current.get().resolvedAt()));
+            ps.setString(4, incidentId);
+            ps.executeUpdate();
+        }
+        List<NewEvent> events = writeUpdate(connection, incidentId, change, locked);
+        Incident incident = load(connection, SELECT_ONE, incidentId).orElseThrow();
+        events.add(event(connection, incident, false));
+        outbox.append(connection, events, change.at());
+        boolean resolvedNow =
+                change.status() == IncidentStatus.RESOLVED && current.get().status() != IncidentStatus.RESOLVED;
+        EventType noticed = resolvedNow ? EventType.STATUS_INCIDENT_RESOLVED : EventType.STATUS_INCIDENT_UPDATED;
+        notices.record(connection, StatusNotice.of(noticed, incident), change.at());
+        return new IncidentWrite.Written(incident);
     }
 
     /** Changes the title and impact; the timeline and the services stay as they are. */

@@ -1,6 +1,5 @@
 package dev.pulseledger.status.pulse;
 
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.PageBody;
 import dev.pulseledger.http.ProblemCode;
@@ -25,15 +24,12 @@ import java.util.stream.Collectors;
 
 /** The caller's view of what happened: public incidents with their timelines, and daily uptime (CONTRACT §9). */
 public final class PulseHistoryRoutes {
-    private final Access access;
     private final IncidentStore incidents;
     private final StatusHistory history;
     private final PulseFeed feed;
     private final Clock clock;
 
-    public PulseHistoryRoutes(
-            Access access, IncidentStore incidents, StatusHistory history, PulseFeed feed, Clock clock) {
-        this.access = access;
+    public PulseHistoryRoutes(IncidentStore incidents, StatusHistory history, PulseFeed feed, Clock clock) {
         this.incidents = incidents;
         this.history = history;
         this.feed = feed;
@@ -45,7 +41,6 @@ public final class PulseHistoryRoutes {
     }
 
     private void incidents(ServerRequest req, ServerResponse res) {
-        access.caller(req);
         int limit = Requests.pageSize(req);
         long before = Cursors.sequence(Requests.query(req, "cursor"), Long.MAX_VALUE);
         Page<Incident> page = incidents.page(before, limit, true);
@@ -57,7 +52,6 @@ public final class PulseHistoryRoutes {
     }
 
     private void uptime(ServerRequest req, ServerResponse res) {
-        access.caller(req);
         String serviceId = Requests.pathParam(req, "serviceId");
         int days = days(req);
         Optional<Service> service = feed.current().services().stream()

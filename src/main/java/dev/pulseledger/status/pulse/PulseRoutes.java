@@ -1,17 +1,14 @@
 package dev.pulseledger.status.pulse;
 
-import dev.pulseledger.http.Access;
 import dev.pulseledger.http.RouteTable;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 /** The caller's view of the provider's public services (CONTRACT §3, GET /api/pulse). */
 public final class PulseRoutes {
-    private final Access access;
     private final PulseFeed feed;
 
-    public PulseRoutes(Access access, PulseFeed feed) {
-        this.access = access;
+    public PulseRoutes(PulseFeed feed) {
         this.feed = feed;
     }
 
@@ -20,7 +17,6 @@ public final class PulseRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        access.caller(req);
         feed.current().representation().send(req, res);
     }
 }

@@ -37,13 +37,19 @@ public final class SubscriberAdminRoutes {
     private static final Pattern SUBSCRIBER_ID = Pattern.compile("ssub_[0-9a-z]{26}");
 
     private final SubscriberDirectory directory;
+    private final WebhookUrls urls;
     private final SubscriberStore store;
     private final ServiceStore services;
     private final Clock clock;
 
     public SubscriberAdminRoutes(
-            SubscriberDirectory directory, SubscriberStore store, ServiceStore services, Clock clock) {
+            SubscriberDirectory directory,
+            SubscriberStore store,
+            ServiceStore services,
+            WebhookUrls urls,
+            Clock clock) {
         this.directory = directory;
+        this.urls = urls;
         this.store = store;
         this.services = services;
         this.clock = clock;
@@ -59,7 +65,7 @@ public final class SubscriberAdminRoutes {
 
     private void create(ServerRequest req, ServerResponse res) {
         JsonBody body = JsonBody.parse(Requests.jsonBody(req), CREATE_FIELDS);
-        String url = WebhookUrls.check(body.requiredString("url", WebhookUrls.MAX_URL_LENGTH + 1));
+        String url = urls.check(body.requiredString("url", WebhookUrls.MAX_URL_LENGTH + 1));
         Optional<List<String>> chosen = body.optionalStringList("services", ServiceChoice.MAX_SERVICES, 64);
         ServiceChoice choice = ServiceChoice.everything();
         if (chosen.isPresent()) {

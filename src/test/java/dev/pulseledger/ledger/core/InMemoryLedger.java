@@ -65,7 +65,8 @@ final class InMemoryLedger {
                             0,
                             now,
                             Optional.empty(),
-                            List.of()));
+                            List.of(),
+                            Set.of()));
         }
         changes.balances()
                 .forEach((id, balance) -> accounts.put(id, withBalance(accounts.get(id), balance, changes.at())));
@@ -83,8 +84,10 @@ final class InMemoryLedger {
                             period.periodGranted(),
                             period.dueAt(),
                             a.lastLineAt(),
-                            List.of()));
+                            List.of(),
+                            a.pools()));
         }
+        changes.accountPools().forEach((id, pools) -> accounts.put(id, withPools(accounts.get(id), pools)));
         changes.newGrants().forEach(g -> grants.put(g.id(), g));
         changes.changedGrants().forEach(g -> {
             if (!grants.containsKey(g.id())) {
@@ -182,7 +185,8 @@ final class InMemoryLedger {
                             a.periodGranted(),
                             a.dueAt(),
                             a.lastLineAt(),
-                            theirs));
+                            theirs,
+                            a.pools()));
         }
         Map<IdempotencyScope, IdempotencyRecord> records = new HashMap<>();
         query.idempotencyScopes().stream()
@@ -218,7 +222,31 @@ final class InMemoryLedger {
                 a.periodGranted(),
                 a.dueAt(),
                 Optional.of(lineAt),
-                a.grants());
+                a.grants(),
+                a.pools());
+    }
+
+    private static AccountState withPools(AccountState a, Set<String> pools) {
+        return new AccountState(
+                a.id(),
+                a.balance(),
+                a.lowBalanceThreshold(),
+                a.plan(),
+                a.anchor(),
+                a.period(),
+                a.periodGranted(),
+                a.dueAt(),
+                a.lastLineAt(),
+                a.grants(),
+                pools);
+    }
+
+    /** The balance of one pool: what its grants have left ({@code default}'s is kept on the account). */
+    long balance(String accountId, String pool) {
+        return grants(accountId).stream()
+                .filter(g -> g.pool().equals(pool))
+                .mapToLong(Grant::remaining)
+                .sum();
     }
 
     AccountState account(String accountId) {

@@ -15,35 +15,48 @@ import java.util.Set;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
-class AdminRoutesNeedTheAdminKeyTest {
+/** The route table's access rules, for every route it holds: /api needs a caller key, /admin an admin key, /console a session. */
+class EveryRouteChecksItsKeyTest {
+    /** The route table checks the caller before any /api handler runs: no key 401, an admin key 403. */
+    @Test
+    void everyRegisteredApiRouteRefusesNoKeyWith401AndAnAdminKeyWith403() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            assertEveryRouteRefuses(node, RouteTable.API_PREFIX, 15, node.admin(), "an admin key");
+        }
+    }
+
     @Test
     void everyRegisteredAdminRouteRefusesNoKeyWith401AndACallerKeyWith403() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
             Fixtures.Caller caller = new Fixtures(node).caller(10);
-            List<RouteTable.Route> adminRoutes = node.application().routes().stream()
-                    .filter(route -> route.pathTemplate().startsWith(RouteTable.ADMIN_PREFIX))
-                    .toList();
-            assertThat(adminRoutes).as("admin routes found in the route table").hasSizeGreaterThan(20);
-
-            SoftAssertions softly = new SoftAssertions();
-            for (RouteTable.Route route : adminRoutes) {
-                String path = route.pathTemplate().replaceAll("\\{[^/]+}", "x1");
-                Reply anonymous = send(node.anonymous(), route.method(), path);
-                softly.assertThat(anonymous.status())
-                        .as("%s %s without a key", route.method(), path)
-                        .isEqualTo(401);
-                if (!route.method().equals("HEAD")) {
-                    softly.assertThat(anonymous.code())
-                            .as("%s %s", route.method(), path)
-                            .isEqualTo("missing_api_key");
-                }
-                Reply asCaller = send(node.caller(caller.key()), route.method(), path);
-                softly.assertThat(asCaller.status())
-                        .as("%s %s with a caller key", route.method(), path)
-                        .isEqualTo(403);
-            }
-            softly.assertAll();
+            assertEveryRouteRefuses(node, RouteTable.ADMIN_PREFIX, 20, node.caller(caller.key()), "a caller key");
         }
+    }
+
+    /** Every route under {@code prefix} answers 401 {@code missing_api_key} without a key, and 403 to {@code wrongKey}. */
+    private static void assertEveryRouteRefuses(
+            TestNode node, String prefix, int atLeast, Api wrongKey, String wrongKeyName) {
+        List<RouteTable.Route> routes = node.application().routes().stream()
+                .filter(route -> route.pathTemplate().startsWith(prefix))
+                .toList();
+        assertThat(routes).as("%s routes found in the route table", prefix).hasSizeGreaterThan(atLeast);
+        SoftAssertions softly = new SoftAssertions();
+        for (RouteTable.Route route : routes) {
+            String path = route.pathTemplate().replaceAll("\\{[^/]+}", "x1");
+            Reply anonymous = send(node.anonymous(), route.method(), path);
+            softly.assertThat(anonymous.status())
+                    .as("%s %s without a key", route.method(), path)
+                    .isEqualTo(401);
+            if (!route.method().equals("HEAD")) {
+                softly.assertThat(anonymous.code())
+                        .as("%s %s", route.method(), path)
+                        .isEqualTo("missing_api_key");
+            }
+            softly.assertThat(send(wrongKey, route.method(), path).status())
+                    .as("%s %s with %s", route.method(), path, wrongKeyName)
+                    .isEqualTo(403);
+        }
+        softly.assertAll();
     }
 
     /**
