@@ -122,12 +122,10 @@ final class ConsoleGuard implements Gate {
             forbidden(res, session.get());
             return false;
         }
-        String path = req.path().path();
+        long entry = audit.begin(actor, method, req.path().path());
         res.beforeSend(() -> {
             int status = res.status().code();
-            if (status < 400) {
-                audit.record(actor, method, path, status);
-            }
+            audit.end(entry, status, status < 400);
         });
         req.context().register(ADMITTED, new Admitted(session.get(), form));
         return true;

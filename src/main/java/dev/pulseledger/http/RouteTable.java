@@ -192,12 +192,10 @@ public final class RouteTable {
                         "The role " + actor.role().text() + " may not " + verb + " this resource.");
             }
             if (!reads) {
-                String path = req.path().path();
+                long entry = audit.begin(actor, verb, req.path().path());
                 res.beforeSend(() -> {
                     int status = res.status().code();
-                    if (status >= 200 && status < 300) {
-                        audit.record(actor, verb, path, status);
-                    }
+                    audit.end(entry, status, status >= 200 && status < 300);
                 });
             }
             handler.handle(req, res);

@@ -2,7 +2,10 @@ package dev.pulseledger.operators;
 
 import java.time.Instant;
 
-/** One change an operator made: when, who (id and name at the time), with what, which request, its status. */
+/**
+ * One change an operator made: when, who (id and name at the time), with what, which request, its status
+ * ({@code 0} while unknown: the change had not answered, or its node stopped before it did).
+ */
 public record AuditEntry(
         long sequence,
         Instant at,

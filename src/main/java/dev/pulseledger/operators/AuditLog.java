@@ -19,9 +19,16 @@ import java.util.Optional;
  */
 public final class AuditLog implements AuditTrail {
     static final int MAX_PATH_LENGTH = 500;
+    /** The status of an entry whose change has not answered, or whose node stopped before it did. */
+    static final int UNKNOWN_OUTCOME = 0;
 
+    /** Written before the change runs, with status 0: its outcome is not known yet. */
     private static final String INSERT = "INSERT INTO audit_log (at, operator_id, operator_name, via, credential,"
-            + " method, path, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+            + " method, path, status) VALUES (?, ?, ?, ?, ?, ?, ?, " + UNKNOWN_OUTCOME + ") RETURNING seq";
+
+    private static final String SET_OUTCOME = "UPDATE audit_log SET status = ? WHERE seq = ?";
+    /** A change refused or failed changed nothing, so its entry goes. */
+    private static final String FORGET = "DELETE FROM audit_log WHERE seq = ?";
     /** Each filter is either unset (the ? IS NULL arm) or applied, so one statement serves every query. */
     private static final String SELECT = "SELECT seq, at, operator_id, operator_name, via, credential, method, path,"
             + " status FROM audit_log WHERE seq < ? AND (CAST(? AS TEXT) IS NULL OR operator_id = ?)"
@@ -39,8 +46,8 @@ public final class AuditLog implements AuditTrail {
     }
 
     @Override
-    public void record(Actor actor, String method, String path, int status) {
-        database.runInTransaction(connection -> {
+    public long begin(Actor actor, String method, String path) {
+        return database.inTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
                 ps.setLong(1, clock.millis());
                 ps.setString(2, actor.operatorId());
@@ -49,7 +56,24 @@ public final class AuditLog implements AuditTrail {
                 ps.setString(5, actor.credential());
                 ps.setString(6, method);
                 ps.setString(7, path.length() > MAX_PATH_LENGTH ? path.substring(0, MAX_PATH_LENGTH) : path);
-                ps.setInt(8, status);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void end(long entry, int status, boolean changed) {
+        database.runInTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(changed ? SET_OUTCOME : FORGET)) {
+                if (changed) {
+                    ps.setInt(1, status);
+                    ps.setLong(2, entry);
+                } else {
+                    ps.setLong(1, entry);
+                }
                 ps.executeUpdate();
             }
         });

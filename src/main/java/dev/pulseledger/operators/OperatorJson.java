@@ -38,7 +38,7 @@ final class OperatorJson {
             String credential,
             String method,
             String path,
-            int status) {}
+            @Nullable Integer status) {}
 
     static OperatorBody operator(Operator operator) {
         return new OperatorBody(
@@ -72,6 +72,6 @@ final class OperatorJson {
                 entry.credential(),
                 entry.method(),
                 entry.path(),
-                entry.status());
+                entry.status() == AuditLog.UNKNOWN_OUTCOME ? null : entry.status());
     }
 }

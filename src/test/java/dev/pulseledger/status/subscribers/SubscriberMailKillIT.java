@@ -44,26 +44,8 @@ class SubscriberMailKillIT {
         List<JarNode> nodes = new ArrayList<>();
         try (MailServer mail = MailServer.start()) {
             for (int i = 0; i < NODES; i++) {
-                nodes.add(JarNode.start(
-                        url,
-                        "--public-status-page",
-                        "--status-page-name",
-                        "Acme",
-                        "--smtp-url",
-                        mail.url(),
-                        "--mail-from",
-                        "status@acme.example",
-                        "--status-base-url",
-                        SubscriberMailTest.BASE,
-                        "--trusted-proxies",
-                        "127.0.0.1",
-                        "--events-poll-ms",
-                        "20",
-                        "--webhook-retry-base-ms",
-                        "50",
-                        // The lease of a killed node's mails is this timeout × 22 + 5 s: 16 s here.
-                        "--webhook-timeout-ms",
-                        "500"));
+                // The lease of a killed node's mails is the SMTP timeout × 22 + 5 s: 16 s here.
+                nodes.add(JarNode.start(url, SubscriberMailTest.flags(mail, "500", "--trusted-proxies", "127.0.0.1")));
             }
             Api admin = nodes.get(1).admin();
             SubscriberMailTest.services(admin, "api");

@@ -26,6 +26,11 @@ class SubscriberMailTest {
 
     /** A node that mails through {@code mail}, its page on, retrying fast. */
     static TestNode node(String databaseUrl, MailServer mail, String... more) {
+        return TestNode.start(databaseUrl, flags(mail, "2000", more));
+    }
+
+    /** The flags of such a node, with the SMTP (and lease-setting) timeout in milliseconds, then {@code more}. */
+    static String[] flags(MailServer mail, String timeoutMillis, String... more) {
         List<String> flags = new java.util.ArrayList<>(List.of(
                 "--public-status-page",
                 "--status-page-name",
@@ -41,9 +46,9 @@ class SubscriberMailTest {
                 "--webhook-retry-base-ms",
                 "50",
                 "--webhook-timeout-ms",
-                "2000"));
+                timeoutMillis));
         flags.addAll(List.of(more));
-        return TestNode.start(databaseUrl, flags.toArray(String[]::new));
+        return flags.toArray(String[]::new);
     }
 
     static void services(Api admin, String... ids) {
