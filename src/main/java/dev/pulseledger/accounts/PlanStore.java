@@ -17,11 +17,12 @@ public final class PlanStore {
     private static final String COLUMNS =
             "id, name, description, allowance, period, rollover, rate_limit_per_minute, sla, created_at, updated_at,"
                     + " pools";
-    private static final String INSERT =
-            "INSERT INTO plans (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
-    private static final String UPDATE =
-            "UPDATE plans SET name = ?, description = ?, allowance = ?, period = ?, rollover = ?,"
-                    + " rate_limit_per_minute = ?, sla = ?, updated_at = ?, pools = ? WHERE id = ?";
+    private static final String INSERT = "INSERT INTO plans (" + COLUMNS
+            + ", sla_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    // An SLA that changes (or appears) counts from now: the periods that ended before are not measured by it.
+    private static final String UPDATE = "UPDATE plans SET name = ?, description = ?, allowance = ?, period = ?,"
+            + " rollover = ?, rate_limit_per_minute = ?, sla_since = CASE WHEN sla = ? THEN sla_since ELSE ? END,"
+            + " sla = ?, updated_at = ?, pools = ? WHERE id = ?";
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = ?";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM plans ORDER BY id";
     private static final String SELECT_SERVICE = "SELECT 1 FROM services WHERE id = ?";
@@ -50,6 +51,7 @@ public final class PlanStore {
                 ps.setLong(9, plan.createdAt().toEpochMilli());
                 ps.setLong(10, plan.updatedAt().toEpochMilli());
                 ps.setString(11, Pools.encodePlanPools(plan.pools()));
+                ps.setLong(12, plan.createdAt().toEpochMilli());
                 return ps.executeUpdate() == 1;
             }
         });
@@ -65,10 +67,13 @@ public final class PlanStore {
                 ps.setString(4, plan.period().wire());
                 ps.setLong(5, plan.rollover());
                 Rows.setOptionalLong(ps, 6, plan.rateLimitPerMinute());
-                ps.setString(7, plan.sla().map(SlaTerms::toText).orElse(null));
+                String sla = plan.sla().map(SlaTerms::toText).orElse(null);
+                ps.setString(7, sla);
                 ps.setLong(8, plan.updatedAt().toEpochMilli());
-                ps.setString(9, Pools.encodePlanPools(plan.pools()));
-                ps.setString(10, plan.id());
+                ps.setString(9, sla);
+                ps.setLong(10, plan.updatedAt().toEpochMilli());
+                ps.setString(11, Pools.encodePlanPools(plan.pools()));
+                ps.setString(12, plan.id());
                 if (ps.executeUpdate() != 1) {
                     return false;
                 }

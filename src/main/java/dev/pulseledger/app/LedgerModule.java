@@ -13,8 +13,11 @@ import dev.pulseledger.ledger.db.LedgerStore;
 import dev.pulseledger.ledger.read.BalanceReader;
 import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.ReservationQueries;
+import dev.pulseledger.ledger.read.SlaMeter;
+import dev.pulseledger.ledger.read.SlaReports;
 import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.ledger.web.ReservationRoutes;
+import dev.pulseledger.ledger.web.SlaRoutes;
 import dev.pulseledger.ledger.web.TokenJson;
 import dev.pulseledger.ledger.web.TokenRoutes;
 import dev.pulseledger.ledger.web.UsageRoutes;
@@ -22,6 +25,8 @@ import dev.pulseledger.ledger.write.BusyAccountLanes;
 import dev.pulseledger.ledger.write.IdempotencyCleaner;
 import dev.pulseledger.ledger.write.LedgerWriter;
 import dev.pulseledger.ledger.write.Renewals;
+import dev.pulseledger.ledger.write.SlaCredits;
+import dev.pulseledger.status.history.StatusHistory;
 import dev.pulseledger.store.MicroBatcher;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -60,6 +65,9 @@ public record LedgerModule(
                         metrics));
         Renewals renewals = parts.add("renewals", new Renewals(db.main(), writer, clock, Renewals.DEFAULT_LIMITS));
         parts.startLater("renewals", renewals::start);
+        SlaCredits slaCredits = parts.add(
+                "sla credits", new SlaCredits(db.main(), writer, slaMeter(db), metrics, SlaCredits.DEFAULT_LIMITS));
+        parts.startLater("sla credits", slaCredits::start);
         IdempotencyCleaner idempotencyCleaner = parts.add(
                 "idempotency cleaner",
                 new IdempotencyCleaner(
@@ -81,6 +89,14 @@ public record LedgerModule(
         return new LedgerModule(db, writer, balances, reservations, new LedgerHistory(db.main()));
     }
 
+    private static SlaMeter slaMeter(DatabaseModule db) {
+        return new SlaMeter(db.main(), new StatusHistory(db.main()));
+    }
+
+    private SlaRoutes slaRoutes(AccessModule access, Clock clock) {
+        return new SlaRoutes(access.accounts(), access.plans(), writer, new SlaReports(db.main(), slaMeter(db)), clock);
+    }
+
     /** The callers' routes: spending, reservations and usage. */
     public void registerApi(RouteTable routes, AccessModule access, PrometheusMeterRegistry metrics, Clock clock) {
         new TokenRoutes(
@@ -95,12 +111,14 @@ public record LedgerModule(
                 .register(routes);
         new ReservationRoutes(writer, reservations).register(routes);
         new UsageRoutes(history, clock).register(routes);
+        slaRoutes(access, clock).registerApi(routes);
     }
 
     /** The admin routes that change an account's balance or hold. */
     public void registerAdmin(RouteTable routes, AccessModule access, Clock clock) {
         new AccountAdminRoutes(access.authenticator(), access.accounts(), writer, clock).register(routes);
         new ReservationAdminRoutes(access.accounts(), writer, reservations).register(routes);
+        slaRoutes(access, clock).registerAdmin(routes);
     }
 
     public void registerLowBalanceAdmin(RouteTable routes) {

@@ -25,7 +25,7 @@ public final class AccountStreamRoutes {
 
     /** The outbox events that concern one account, by their wire names; each carries {@code accountId}. */
     static final Set<String> ACCOUNT_EVENTS =
-            Set.of("balance.low", "allowance.renewed", "credits.expired", "reservation.expired");
+            Set.of("balance.low", "allowance.renewed", "credits.expired", "reservation.expired", "sla.credited");
 
     private final EventStreams streams;
     private final Function<String, Optional<NewestLine>> newestLine;

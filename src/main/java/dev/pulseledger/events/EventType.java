@@ -12,6 +12,7 @@ public enum EventType {
     ALLOWANCE_RENEWED("allowance.renewed"),
     CREDITS_EXPIRED("credits.expired"),
     RESERVATION_EXPIRED("reservation.expired"),
+    SLA_CREDITED("sla.credited"),
     // What status subscribers hear of (CONTRACT §15), one type per kind of notice.
     STATUS_INCIDENT_CREATED("status.incident.created"),
     STATUS_INCIDENT_UPDATED("status.incident.updated"),

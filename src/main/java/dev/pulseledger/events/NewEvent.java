@@ -27,6 +27,7 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                     AllowanceRenewed,
                     CreditsExpired,
                     ReservationExpired,
+                    SlaCredited,
                     StatusNoticed {}
 
     public record ServiceStatusChanged(
@@ -70,6 +71,18 @@ public record NewEvent(EventType type, NewEvent.Data data) {
 
     public record ReservationExpired(
             String accountId, String reservationId, long amount, String expiresAt, long balance) implements Data {}
+
+    public record SlaCredited(
+            String accountId,
+            String grantId,
+            String periodStart,
+            String periodEnd,
+            double uptime,
+            int creditPercent,
+            long amount,
+            List<String> incidents,
+            long balance)
+            implements Data {}
 
     /**
      * A notice for status subscribers: {@code subject} is the incident or maintenance window's id,
@@ -171,6 +184,31 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                                 .toList(),
                         cause.filter(id -> !id.startsWith(RESERVATION_PREFIX)).orElse(null),
                         cause.filter(id -> id.startsWith(RESERVATION_PREFIX)).orElse(null),
+                        balance));
+    }
+
+    /** An ended period breached the account's SLA and {@code amount} tokens were credited (CONTRACT §13). */
+    public static NewEvent slaCredited(
+            String accountId,
+            String grantId,
+            Instant periodStart,
+            Instant periodEnd,
+            double uptime,
+            int creditPercent,
+            long amount,
+            List<String> incidents,
+            long balance) {
+        return new NewEvent(
+                EventType.SLA_CREDITED,
+                new SlaCredited(
+                        accountId,
+                        grantId,
+                        Times.format(periodStart),
+                        Times.format(periodEnd),
+                        uptime,
+                        creditPercent,
+                        amount,
+                        List.copyOf(incidents),
                         balance));
     }
 

@@ -78,6 +78,29 @@ class PlanSlaTest {
         }
     }
 
+    @Test
+    void withoutAnSlaTheCallerSeesNullAndThePreviewRefusesBadPlanIds() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Api admin = node.admin();
+            Fixtures fixtures = new Fixtures(node);
+            Api caller = node.caller(fixtures.key(fixtures.account(0)));
+
+            assertThat(caller.get("/api/tokens/sla").json().toString()).isEqualTo("{\"sla\":null}");
+            assertThat(admin.get("/admin/sla/preview?planId=free")
+                            .json()
+                            .path("accounts")
+                            .size())
+                    .isZero();
+            assertThat(admin.get("/admin/sla/preview").status()).isEqualTo(400);
+            assertThat(admin.get("/admin/sla/preview?planId=Not%20a%20plan").status())
+                    .isEqualTo(400);
+            assertThat(admin.get("/admin/sla/preview?planId=a&planId=b").status())
+                    .isEqualTo(400);
+            assertThat(admin.get("/admin/sla/preview?planId=nope").code()).isEqualTo("plan_not_found");
+            assertThat(caller.get("/admin/sla/preview?planId=free").status()).isEqualTo(403);
+        }
+    }
+
     private static Map<String, Object> tiers(Map<String, Object> tier) {
         return Map.of("services", List.of("api"), "tiers", List.of(tier));
     }

@@ -13,6 +13,7 @@ public final class Batch implements CommandRules {
     private final ReservationRules reservations;
     private final AccountRules accounts;
     private final PeriodRules periods;
+    private final SlaRules slas;
 
     Batch(LedgerState read, Instant at, Supplier<String> grantIds) {
         this.state = new BatchState(read, at, grantIds);
@@ -22,6 +23,7 @@ public final class Batch implements CommandRules {
         this.spends = new SpendRules(state, grants, periods);
         this.reservations = new ReservationRules(state, grants, periods, holds);
         this.accounts = new AccountRules(state, grants, periods);
+        this.slas = new SlaRules(state, grants, periods);
     }
 
     /** Decides one command; its outcome has the command's own type. */
@@ -77,5 +79,10 @@ public final class Batch implements CommandRules {
     @Override
     public TouchResult touch(LedgerCommand.Touch command) {
         return periods.touch(command);
+    }
+
+    @Override
+    public SlaCreditResult slaCredit(LedgerCommand.SlaCredit command) {
+        return slas.credit(command);
     }
 }

@@ -31,4 +31,5 @@ final class BatchChanges {
     final List<NewEvent> events = new ArrayList<>();
     final Set<String> newReservationIds = new LinkedHashSet<>();
     final Set<String> endedReservationIds = new LinkedHashSet<>();
+    final Map<SlaPeriod.Key, SlaPeriod> slaPeriods = new LinkedHashMap<>();
 }

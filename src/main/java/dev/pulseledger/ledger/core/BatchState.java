@@ -160,6 +160,7 @@ final class BatchState {
                         .toList(),
                 accounts.values().stream()
                         .filter(a -> a.poolsChanged)
-                        .collect(Collectors.toMap(a -> a.id, a -> Set.copyOf(a.pools))));
+                        .collect(Collectors.toMap(a -> a.id, a -> Set.copyOf(a.pools))),
+                List.copyOf(changes.slaPeriods.values()));
     }
 }

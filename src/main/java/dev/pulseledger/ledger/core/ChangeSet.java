@@ -30,6 +30,7 @@ import java.util.Set;
  * @param events the events the batch raises
  * @param newReservations reservations made by the batch, as they stand at its end
  * @param endedReservations reservations of earlier batches that this batch ended
+ * @param slaPeriods the SLA periods the batch measured, credited or not
  * @param accountPools the named pools of each account that got a new one, all of them
  */
 public record ChangeSet(
@@ -48,7 +49,8 @@ public record ChangeSet(
         List<NewEvent> events,
         List<Reservation> newReservations,
         List<Reservation> endedReservations,
-        Map<String, Set<String>> accountPools) {
+        Map<String, Set<String>> accountPools,
+        List<SlaPeriod> slaPeriods) {
 
     public ChangeSet {
         newAccounts = List.copyOf(newAccounts);
@@ -66,6 +68,7 @@ public record ChangeSet(
         newReservations = List.copyOf(newReservations);
         endedReservations = List.copyOf(endedReservations);
         accountPools = Map.copyOf(accountPools);
+        slaPeriods = List.copyOf(slaPeriods);
     }
 
     /** An account's plan and period state after the batch; {@code planChanged} when it moved to {@code planId}. */

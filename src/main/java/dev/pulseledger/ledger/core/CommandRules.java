@@ -22,4 +22,6 @@ public interface CommandRules {
     PlanChangeResult changePlan(LedgerCommand.ChangePlan command);
 
     TouchResult touch(LedgerCommand.Touch command);
+
+    SlaCreditResult slaCredit(LedgerCommand.SlaCredit command);
 }

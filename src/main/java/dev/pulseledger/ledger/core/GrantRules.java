@@ -135,6 +135,20 @@ final class GrantRules {
             Optional<Instant> expiresAt,
             Optional<Instant> periodStart,
             @Nullable String reason) {
+        LedgerKind lineKind = kind == GrantKind.ALLOWANCE ? LedgerKind.ALLOWANCE : LedgerKind.CREDIT;
+        grant(account, pool, kind, lineKind, amount, expiresAt, periodStart, reason);
+    }
+
+    /** A new grant in {@code pool} with a line of {@code lineKind} (an SLA credit's own); returns the grant's id. */
+    String grant(
+            WorkingAccount account,
+            String pool,
+            GrantKind kind,
+            LedgerKind lineKind,
+            long amount,
+            Optional<Instant> expiresAt,
+            Optional<Instant> periodStart,
+            @Nullable String reason) {
         Grant grant = new Grant(
                 batch.newGrantId(), account.id, pool, kind, amount, amount, 0, expiresAt, periodStart, batch.now);
         batch.putGrant(grant);
@@ -142,7 +156,6 @@ final class GrantRules {
         account.grantIds.add(grant.id());
         account.notePool(pool);
         batch.addToBalance(account, pool, amount);
-        LedgerKind lineKind = kind == GrantKind.ALLOWANCE ? LedgerKind.ALLOWANCE : LedgerKind.CREDIT;
         batch.changes.lines.add(new LedgerLine(
                 account.id,
                 pool,
@@ -153,6 +166,7 @@ final class GrantRules {
                 Optional.of(grant.id()),
                 Optional.ofNullable(reason)));
         expiresAt.ifPresent(account::dueNoLaterThan);
+        return grant.id();
     }
 
     /** Expires every grant whose expiry has come, and raises credits.expired for them. */

@@ -140,6 +140,14 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
         }
     }
 
+    /** Record one measured period of the account's SLA, crediting it when it breached (CONTRACT §13). */
+    record SlaCredit(String accountId, SlaMeasurement measurement) implements LedgerCommand<SlaCreditResult> {
+        @Override
+        public SlaCreditResult decideBy(CommandRules rules) {
+            return rules.slaCredit(this);
+        }
+    }
+
     /** Bring the account up to date: renew its period and expire its grants when they are due. */
     record Touch(String accountId) implements LedgerCommand<TouchResult> {
         @Override

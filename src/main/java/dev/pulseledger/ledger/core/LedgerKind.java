@@ -8,7 +8,8 @@ public enum LedgerKind {
     SPEND("spend"),
     REVERT("revert"),
     HOLD("hold"),
-    RELEASE("release");
+    RELEASE("release"),
+    SLA_CREDIT("sla_credit");
 
     private final String wire;
 

@@ -10,4 +10,5 @@ public sealed interface LedgerOutcome
                 TouchResult,
                 ReserveResult,
                 SettleResult,
-                ReleaseResult {}
+                ReleaseResult,
+                SlaCreditResult {}

@@ -23,6 +23,7 @@ import java.util.Set;
  *     has come, by id; their draws from grants are in {@code allocations} under their ids
  * @param holdsDueAfter for each due account, when the first of its held reservations that are not in
  *     {@code reservations} expires ({@link Instant#MAX} when none); an account absent here was not due
+ * @param measuredSlaPeriods those of the batch's SLA periods that were measured already
  */
 public record LedgerState(
         Map<String, AccountState> accounts,
@@ -32,9 +33,11 @@ public record LedgerState(
         Map<String, Long> landedSpendBalances,
         Map<String, PlanTerms> plans,
         Map<String, Reservation> reservations,
-        Map<String, Instant> holdsDueAfter) {
+        Map<String, Instant> holdsDueAfter,
+        Set<SlaPeriod.Key> measuredSlaPeriods) {
 
     public LedgerState {
+        measuredSlaPeriods = Set.copyOf(measuredSlaPeriods);
         accounts = Map.copyOf(accounts);
         spendings = Map.copyOf(spendings);
         allocations = Map.copyOf(allocations);

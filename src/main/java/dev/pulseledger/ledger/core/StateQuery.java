@@ -18,6 +18,7 @@ import java.util.TreeSet;
  * @param planIds the plans the batch opens accounts on or moves accounts to
  * @param reservationIds the reservations the batch settles or releases and, on a retry, makes
  * @param now the time the batch is decided at: the held reservations of accounts due by then are read
+ * @param slaPeriods the SLA periods the batch measures: whether each was measured already is read
  */
 public record StateQuery(
         SortedSet<String> accountIds,
@@ -26,7 +27,8 @@ public record StateQuery(
         boolean landedSpends,
         Set<String> planIds,
         Set<String> reservationIds,
-        Instant now) {
+        Instant now,
+        Set<SlaPeriod.Key> slaPeriods) {
 
     /**
      * What must be read to decide {@code commands}.
@@ -39,6 +41,7 @@ public record StateQuery(
         Set<IdempotencyScope> scopes = new LinkedHashSet<>();
         Set<String> planIds = new LinkedHashSet<>();
         Set<String> reservationIds = new LinkedHashSet<>();
+        Set<SlaPeriod.Key> slaPeriods = new LinkedHashSet<>();
         for (LedgerCommand<?> command : commands) {
             accountIds.add(command.accountId());
             switch (command) {
@@ -67,9 +70,12 @@ public record StateQuery(
                 case LedgerCommand.ChangePlan change -> planIds.add(change.planId());
                 case LedgerCommand.Credit credit -> {}
                 case LedgerCommand.Touch touch -> {}
+                case LedgerCommand.SlaCredit sla ->
+                    slaPeriods.add(new SlaPeriod.Key(
+                            sla.accountId(), sla.measurement().period().start()));
             }
         }
         boolean landedSpends = retry && commands.stream().anyMatch(LedgerCommand.Spend.class::isInstance);
-        return new StateQuery(accountIds, spendingIds, scopes, landedSpends, planIds, reservationIds, now);
+        return new StateQuery(accountIds, spendingIds, scopes, landedSpends, planIds, reservationIds, now, slaPeriods);
     }
 }

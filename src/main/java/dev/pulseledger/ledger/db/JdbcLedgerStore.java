@@ -251,7 +251,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 landedSpendBalances,
                 plans(connection, query),
                 reservations,
-                holdsDueAfter);
+                holdsDueAfter,
+                SlaPeriodRows.measured(connection, query.slaPeriods()));
     }
 
     private static void readSpendings(
@@ -411,7 +412,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 && reverted.isEmpty()
                 && !ReservationRows.writes(changes)
                 && returned.isEmpty()
-                && changes.events().isEmpty();
+                && changes.events().isEmpty()
+                && changes.slaPeriods().isEmpty();
         writeCommonChanges(connection, changes, endsRound);
         if (!changes.periods().isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
@@ -472,6 +474,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 requireEachChangedOneRow(ps.executeBatch());
             }
         }
+        SlaPeriodRows.insert(connection, changes.slaPeriods());
         outbox.append(connection, changes.events(), changes.at());
     }
 

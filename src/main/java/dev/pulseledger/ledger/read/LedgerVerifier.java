@@ -41,7 +41,7 @@ public final class LedgerVerifier {
             + " COALESCE(s.kept, 0), COALESCE(r.held, 0), COALESCE(g.remaining, 0), l.newest, a.last_line_at"
             + " FROM accounts a"
             + " LEFT JOIN (SELECT account_id, pool, SUM(amount) AS total,"
-            + "   SUM(CASE WHEN kind IN ('credit', 'allowance', 'expire') THEN amount ELSE 0 END) AS granted,"
+            + "   SUM(CASE WHEN kind IN ('credit', 'allowance', 'sla_credit', 'expire') THEN amount ELSE 0 END) AS granted,"
             + "   MAX(created_at) AS newest FROM ledger_entries GROUP BY account_id, pool) l ON l.account_id = a.id"
             + " LEFT JOIN (SELECT account_id, pool, SUM(amount - reverted_amount) AS kept FROM spendings"
             + "   GROUP BY account_id, pool) s ON s.account_id = a.id AND s.pool = COALESCE(l.pool, 'default')"
@@ -68,7 +68,7 @@ public final class LedgerVerifier {
             + " LEFT JOIN (SELECT grant_id, SUM(amount - reverted_amount) AS held FROM spendings"
             + "   WHERE grant_id IS NOT NULL GROUP BY grant_id) o ON o.grant_id = g.id"
             + " LEFT JOIN (SELECT account_id, grant_id, COUNT(*) AS lines FROM ledger_entries"
-            + "   WHERE grant_id IS NOT NULL AND kind IN ('credit', 'allowance') GROUP BY account_id, grant_id) l"
+            + "   WHERE grant_id IS NOT NULL AND kind IN ('credit', 'allowance', 'sla_credit') GROUP BY account_id, grant_id) l"
             + "   ON l.grant_id = g.id AND l.account_id = g.account_id";
     private static final String RESERVATIONS = "SELECT r.id, r.account_id, r.status, r.amount,"
             + " COALESCE(r.settled_amount, 0), (SELECT s.amount FROM spendings s WHERE s.id = r.spending_id),"
@@ -81,6 +81,17 @@ public final class LedgerVerifier {
             + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0)"
             + " FROM reservations r LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned"
             + "   FROM spending_grants GROUP BY spending_id) d ON d.spending_id = r.id";
+
+    /** Each measured SLA period (V261; one per account and period by its key) with its credit's grant and lines. */
+    private static final String SLA_CREDITS = "SELECT s.account_id, s.period_start, s.period_allowance,"
+            + " s.credit_percent, s.amount, s.grant_id, g.amount, COALESCE(l.lines, 0) FROM sla_periods s"
+            + " LEFT JOIN grants g ON g.id = s.grant_id"
+            + " LEFT JOIN (SELECT grant_id, COUNT(*) AS lines FROM ledger_entries WHERE kind = 'sla_credit'"
+            + "   GROUP BY grant_id) l ON l.grant_id = s.grant_id";
+
+    /** Periods that got two allowances. */
+    private static final String TWO_ALLOWANCES = "SELECT account_id, period_start, COUNT(*) FROM grants"
+            + " WHERE kind = 'allowance' GROUP BY account_id, period_start HAVING COUNT(*) > 1";
 
     /**
      * Spendings and ledger lines whose account row is missing. Since V170 (PostgreSQL) no foreign key
@@ -121,6 +132,8 @@ public final class LedgerVerifier {
             run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);
             run(connection, RESERVATIONS, LedgerVerifier::checkReservation, mismatches);
             run(connection, ORPHANS, LedgerVerifier::reportOrphans, mismatches);
+            run(connection, SLA_CREDITS, LedgerVerifier::checkSlaCredit, mismatches);
+            run(connection, TWO_ALLOWANCES, LedgerVerifier::reportTwoAllowances, mismatches);
         });
         return mismatches;
     }
@@ -190,6 +203,30 @@ public final class LedgerVerifier {
                                     .map(Instant::toString)
                                     .orElse("(none)")));
         }
+    }
+
+    /** An SLA credit is its tier's share of that period's allowance, granted by one grant with one line. */
+    private static void checkSlaCredit(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+        String account = rs.getString(1);
+        Instant period = Instant.ofEpochMilli(rs.getLong(2));
+        long amount = rs.getLong(5);
+        long expected = Math.multiplyExact(rs.getLong(3), rs.getLong(4)) / 100;
+        boolean granted = rs.getString(6) != null;
+        if (amount != expected && amount != 0) {
+            mismatches.add(new Mismatch(account, "SLA credit of " + period + " is " + amount + ", not " + expected));
+        }
+        if (granted != (amount > 0) || (granted && (rs.getLong(7) != amount || rs.getLong(8) != 1))) {
+            mismatches.add(new Mismatch(
+                    account,
+                    "SLA credit of " + period + " (" + amount + ") has grant " + rs.getString(6) + " of "
+                            + rs.getLong(7) + " tokens and " + rs.getLong(8) + " sla_credit lines"));
+        }
+    }
+
+    private static void reportTwoAllowances(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+        mismatches.add(new Mismatch(
+                rs.getString(1),
+                "the period from " + Instant.ofEpochMilli(rs.getLong(2)) + " got " + rs.getLong(3) + " allowances"));
     }
 
     private static void reportOrphans(ResultSet rs, List<Mismatch> mismatches) throws SQLException {

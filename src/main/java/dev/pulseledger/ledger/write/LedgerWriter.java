@@ -14,6 +14,8 @@ import dev.pulseledger.ledger.core.ReleaseResult;
 import dev.pulseledger.ledger.core.ReserveResult;
 import dev.pulseledger.ledger.core.RevertResult;
 import dev.pulseledger.ledger.core.SettleResult;
+import dev.pulseledger.ledger.core.SlaCreditResult;
+import dev.pulseledger.ledger.core.SlaMeasurement;
 import dev.pulseledger.ledger.core.SpendRequest;
 import dev.pulseledger.ledger.core.SpendResult;
 import dev.pulseledger.ledger.core.StateQuery;
@@ -172,6 +174,11 @@ public final class LedgerWriter implements AutoCloseable {
     /** Grants {@code amount} tokens in {@code pool}, which the account gets if it lacks it (CONTRACT §7, §14). */
     public CreditResult credit(String accountId, String pool, long amount, String reason, Optional<Instant> expiresAt) {
         return submit(new LedgerCommand.Credit(accountId, amount, reason, expiresAt, pool));
+    }
+
+    /** Records one measured period of the account's SLA, crediting a breach once (CONTRACT §13). */
+    public SlaCreditResult slaCredit(String accountId, SlaMeasurement measurement) {
+        return submit(new LedgerCommand.SlaCredit(accountId, measurement));
     }
 
     public PlanChangeResult changePlan(String accountId, String planId) {

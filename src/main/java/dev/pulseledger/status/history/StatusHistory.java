@@ -41,25 +41,40 @@ public final class StatusHistory {
                 .minusDays(days - 1L)
                 .atStartOfDay(ZoneOffset.UTC)
                 .toInstant();
-        return database.readMayLag(connection -> {
-            Optional<Existence> service = existence(connection, serviceId);
-            if (service.isEmpty()) {
-                return Optional.empty();
-            }
-            List<StatusChange> changes = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_SINCE)) {
-                ps.setMaxRows(MAX_CHANGES_PER_REPORT);
-                ps.setString(1, serviceId);
-                ps.setLong(2, windowStart.toEpochMilli());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        changes.add(change(rs));
-                    }
+        return database.readMayLag(connection -> history(connection, serviceId, windowStart)
+                .map(h -> UptimeCalculator.compute(h.createdAt(), h.status(), h.changes(), now, days)));
+    }
+
+    /**
+     * The service's uptime from {@code from} to {@code to} (an SLA period, CONTRACT §13); empty without the
+     * service or when it did not exist then. Read from the primary: a credit must not miss a recent change.
+     */
+    public Optional<Double> uptime(String serviceId, Instant from, Instant to) {
+        return database.read(connection -> history(connection, serviceId, from)
+                .flatMap(h -> UptimeCalculator.uptime(h.createdAt(), h.status(), h.changes(), from, to)));
+    }
+
+    /** What uptime needs of a service: its creation, its status now and its changes since {@code from}. */
+    private record History(Instant createdAt, ServiceStatus status, List<StatusChange> changes) {}
+
+    private static Optional<History> history(Connection connection, String serviceId, Instant from)
+            throws SQLException {
+        Optional<Existence> service = existence(connection, serviceId);
+        if (service.isEmpty()) {
+            return Optional.empty();
+        }
+        List<StatusChange> changes = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_SINCE)) {
+            ps.setMaxRows(MAX_CHANGES_PER_REPORT);
+            ps.setString(1, serviceId);
+            ps.setLong(2, from.toEpochMilli());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    changes.add(change(rs));
                 }
             }
-            return Optional.of(UptimeCalculator.compute(
-                    service.get().createdAt(), service.get().status(), changes, now, days));
-        });
+        }
+        return Optional.of(new History(service.get().createdAt(), service.get().status(), changes));
     }
 
     /** The service's changes newest first, starting before sequence {@code beforeSeq}. */

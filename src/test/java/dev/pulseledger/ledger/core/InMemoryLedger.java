@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * A ledger kept in memory for core tests: it hands {@link LedgerCore} the state a store would read and
@@ -29,6 +30,7 @@ final class InMemoryLedger {
     private final List<LedgerLine> lines = new ArrayList<>();
     private final List<dev.pulseledger.events.NewEvent> events = new ArrayList<>();
     private final Map<String, PlanTerms> plans = new HashMap<>();
+    private final Map<SlaPeriod.Key, SlaPeriod> slaPeriods = new HashMap<>();
     private int grantSequence;
 
     InMemoryLedger(PlanTerms... plans) {
@@ -112,6 +114,11 @@ final class InMemoryLedger {
         });
         changes.idempotencyRecords()
                 .forEach(r -> idempotencyRecords.put(new IdempotencyScope(r.accountId(), r.key()), r));
+        changes.slaPeriods().forEach(p -> {
+            if (slaPeriods.putIfAbsent(p.key(), p) != null) {
+                throw new IllegalStateException("A period measured twice: " + p.key());
+            }
+        });
         lines.addAll(changes.lines());
         events.addAll(changes.events());
         return decision.outcomes();
@@ -186,7 +193,15 @@ final class InMemoryLedger {
                 .filter(idempotencyRecords::containsKey)
                 .forEach(scope -> records.put(scope, idempotencyRecords.get(scope)));
         return new LedgerState(
-                locked, namedSpendings, named, records, Map.of(), planTerms(query), namedReservations, holdsDueAfter);
+                locked,
+                namedSpendings,
+                named,
+                records,
+                Map.of(),
+                planTerms(query),
+                namedReservations,
+                holdsDueAfter,
+                query.slaPeriods().stream().filter(slaPeriods::containsKey).collect(Collectors.toSet()));
     }
 
     private Map<String, PlanTerms> planTerms(StateQuery query) {
