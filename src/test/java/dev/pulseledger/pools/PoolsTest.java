@@ -78,6 +78,15 @@ class PoolsTest {
             Reply reverted = api.post("/api/tokens/spendings/" + spendingId + "/revert", Map.of("amount", 50));
             assertThat(reverted.json().path("balance").asLong()).isEqualTo(350);
 
+            // Usage per pool, and every pool's together.
+            JsonNode imagesUsage =
+                    api.get("/api/tokens/usage?pool=images").json().path("total");
+            assertThat(imagesUsage.path("spent").asLong()).isEqualTo(200);
+            assertThat(imagesUsage.path("reverted").asLong()).isEqualTo(50);
+            assertThat(api.get("/api/tokens/usage").json().at("/total/spent").asLong())
+                    .isEqualTo(250);
+            assertThat(api.get("/api/tokens/usage?pool=video").code()).isEqualTo("pool_not_found");
+
             // The next day: images renews with 100 of its 350 rolled over (its rollover), default with none.
             clock.advance(Duration.ofDays(1));
             JsonNode renewed = api.get("/api/tokens/balance").json();

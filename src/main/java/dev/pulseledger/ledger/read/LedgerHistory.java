@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.read;
 
+import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,7 +18,7 @@ public final class LedgerHistory {
      * Sums spend and revert lines per finer period ({@code created_at / ?}). A spending that drew on
      * several grants has several spend lines with one spending id, so spendings are counted by id.
      */
-    private static final String USAGE_ROWS = """
+    private static final String USAGE_ROWS_OF = """
             SELECT period, SUM(spent) AS spent, SUM(reverted) AS reverted,
                    COUNT(DISTINCT spending) AS spendings
             FROM (SELECT created_at / ? AS period,
@@ -25,17 +26,25 @@ public final class LedgerHistory {
                          CASE WHEN kind = 'revert' THEN amount ELSE 0 END AS reverted,
                          CASE WHEN kind = 'spend' THEN spending_id END AS spending
                   FROM ledger_entries
-                  WHERE account_id = ? AND created_at >= ? AND created_at < ? AND kind IN ('spend', 'revert')) lines
+                  WHERE account_id = ? AND created_at >= ? AND created_at < ? AND kind IN ('spend', 'revert')%s) lines
             GROUP BY period
             """;
+    /** Every pool's spending together. */
+    private static final String USAGE_ROWS = USAGE_ROWS_OF.formatted("");
+    /** One pool's spending (CONTRACT §14). */
+    private static final String USAGE_ROWS_OF_POOL = USAGE_ROWS_OF.formatted(" AND pool = ?");
+
+    /** The account's named pools and its plan's. */
+    private static final String POOLS = "SELECT a.pools, p.pools AS plan_pools FROM accounts a"
+            + " JOIN plans p ON p.id = a.plan_id WHERE a.id = ?";
 
     /** The last line at or before the instant; lines of one commit share a time, so seq breaks ties. */
     private static final String BALANCE_AT = "SELECT balance_after FROM ledger_entries WHERE account_id = ?"
-            + " AND created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1";
+            + " AND created_at <= ? AND pool = 'default' ORDER BY created_at DESC, seq DESC LIMIT 1";
 
     /** The account's newest line: an account's lines are in time order, and seq orders a commit's (V181). */
     private static final String LATEST = "SELECT seq, balance_after, created_at FROM ledger_entries"
-            + " WHERE account_id = ? ORDER BY created_at DESC, seq DESC LIMIT 1";
+            + " WHERE account_id = ? AND pool = 'default' ORDER BY created_at DESC, seq DESC LIMIT 1";
 
     /** The newest line of an account's ledger: its position, the balance it left, and when. */
     public record Head(long sequence, long balance, Instant at) {}
@@ -46,15 +55,24 @@ public final class LedgerHistory {
         this.database = database;
     }
 
-    /** The account's spending in each bucket of the window. */
+    /** The account's spending, in every pool, in each bucket of the window. */
     public UsageReport usage(String accountId, UsageWindow window) {
+        return usage(accountId, Optional.empty(), window);
+    }
+
+    /** The account's spending in each bucket of the window: in one pool, or in every pool when none is named. */
+    public UsageReport usage(String accountId, Optional<String> pool, UsageWindow window) {
         long rowMillis = window.granularity().rowMillis();
         List<UsageReport.Row> rows = database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(USAGE_ROWS)) {
+            try (PreparedStatement ps =
+                    connection.prepareStatement(pool.isPresent() ? USAGE_ROWS_OF_POOL : USAGE_ROWS)) {
                 ps.setLong(1, rowMillis);
                 ps.setString(2, accountId);
                 ps.setLong(3, window.from().toEpochMilli());
                 ps.setLong(4, window.to().toEpochMilli());
+                if (pool.isPresent()) {
+                    ps.setString(5, pool.get());
+                }
                 List<UsageReport.Row> found = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -71,7 +89,25 @@ public final class LedgerHistory {
         return UsageReport.of(window, rows);
     }
 
-    /** The balance right after the last ledger line at or before {@code at}; 0 before the first line. */
+    /** True when the account has the pool: {@code default}, one on record, or one its plan grants in. */
+    public boolean hasPool(String accountId, String pool) {
+        if (Pools.DEFAULT.equals(pool)) {
+            return true;
+        }
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(POOLS)) {
+                ps.setString(1, accountId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next()
+                            && (Pools.decodeNames(rs.getString("pools")).contains(pool)
+                                    || Pools.decodePlanPools(rs.getString("plan_pools"))
+                                            .containsKey(pool));
+                }
+            }
+        });
+    }
+
+    /** The {@code default} pool's balance right after its last ledger line at or before {@code at}; 0 before the first. */
     public long balanceAt(String accountId, Instant at) {
         return database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(BALANCE_AT)) {

@@ -16,8 +16,12 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
-/** {@code GET /api/tokens/usage}: the caller's own spending per UTC hour, day or month (CONTRACT §11). */
+/**
+ * {@code GET /api/tokens/usage}: the caller's own spending per UTC hour, day or month (CONTRACT §11), in
+ * every pool or, with {@code ?pool=}, in one (§14).
+ */
 public final class UsageRoutes {
     private final LedgerHistory history;
     private final Clock clock;
@@ -58,7 +62,11 @@ public final class UsageRoutes {
                         ProblemCode.TOO_MANY_BUCKETS,
                         "From 'from' to 'to' spans more than " + UsageWindow.MAX_BUCKETS + " " + granularity.wire()
                                 + " buckets; narrow the window or choose a coarser 'granularity'."));
-        UsageReport report = history.usage(caller.accountId(), window);
+        Optional<String> pool = Requests.query(req, "pool").map(PoolParams::checked);
+        if (pool.isPresent() && !history.hasPool(caller.accountId(), pool.get())) {
+            throw PoolParams.notFound(pool.get());
+        }
+        UsageReport report = history.usage(caller.accountId(), pool, window);
         Responses.ok(res, body(report));
     }
 
