@@ -34,7 +34,7 @@ public record OperatorsModule(
             Clock clock) {
         OperatorStore store = new OperatorStore(db.main(), changes);
         OperatorDirectory directory = OperatorDirectory.load(store, configuredKeyHash, feed);
-        SignInLimiter limiter = new SignInLimiter(clock);
+        SignInLimiter limiter = new SignInLimiter(db.main(), clock);
         return new OperatorsModule(
                 store,
                 directory,

@@ -85,7 +85,8 @@ public record SubscribersModule(
                 status.feed(),
                 new ClientAddresses(config.get(Settings.TRUSTED_PROXIES)),
                 clock,
-                branding.title());
+                status.words(),
+                branding.title(status.words()));
         subscribing.register(routes);
         return subscribing::formSection;
     }

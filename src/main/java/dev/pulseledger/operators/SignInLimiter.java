@@ -1,100 +1,109 @@
 package dev.pulseledger.operators;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.pulseledger.keys.Secrets;
+import dev.pulseledger.store.Database;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Optional;
 
 /**
- * Limits failed console sign-ins, per node, two ways. Per client address: at most {@link
- * #ADDRESS_FAILURES} failures in {@link #ADDRESS_WINDOW}, then that address waits. Per account (the
- * email as typed, known or not, so the limit says nothing about which emails exist): after {@link
- * #FREE_FAILURES} failures each attempt waits a delay that doubles per failure up to {@link
- * #MAX_ACCOUNT_DELAY} and then stays there. No one can lock an owner out for good: the delay never
+ * Limits failed console sign-ins two ways, counted in the database so that every node holds the same
+ * limits (an attacker gains nothing by spreading guesses over nodes). Per client address: at most {@link
+ * #ADDRESS_FAILURES} failures in {@link #ADDRESS_WINDOW} from the first, then that address waits until the
+ * window ends. Per account (the email as typed, known or not, so the limit says nothing about which emails
+ * exist): after {@link #FREE_FAILURES} failures each attempt waits a delay that doubles per failure up to
+ * {@link #MAX_ACCOUNT_DELAY} and then stays there. No one can lock an owner out for good: the delay never
  * exceeds a minute, a success clears it, an attempt with a valid TOTP code is not held by it, and the
- * admin-key sign-in is not limited by it at all.
+ * admin-key sign-in is not limited by it at all. Only hashes of addresses and emails are stored.
  */
 public final class SignInLimiter {
     public static final int ADDRESS_FAILURES = 10;
     public static final Duration ADDRESS_WINDOW = Duration.ofMinutes(15);
     public static final int FREE_FAILURES = 5;
     public static final Duration MAX_ACCOUNT_DELAY = Duration.ofMinutes(1);
-    private static final Duration FORGET_ACCOUNT_AFTER = Duration.ofHours(1);
-    private static final long MAX_TRACKED = 100_000;
+    /** An account's failures are forgotten an hour after the last one; no row is kept longer. */
+    private static final Duration FORGET_AFTER = Duration.ofHours(1);
 
-    /** An account's failures since its last success, and when the last one was. */
-    private record AccountFailures(int count, Instant last) {}
+    private static final String SELECT = "SELECT failures, first_at, last_at FROM sign_in_limits WHERE limit_key = ?";
+    /** An address's window starts at its first failure; a failure after the window starts a new one. */
+    private static final String ADDRESS_FAILED = "INSERT INTO sign_in_limits (limit_key, failures, first_at, last_at)"
+            + " VALUES (?, 1, ?, ?) ON CONFLICT (limit_key) DO UPDATE SET"
+            + " failures = CASE WHEN sign_in_limits.first_at <= ? THEN 1 ELSE sign_in_limits.failures + 1 END,"
+            + " first_at = CASE WHEN sign_in_limits.first_at <= ? THEN excluded.first_at"
+            + " ELSE sign_in_limits.first_at END, last_at = excluded.last_at";
+    /** An account's count runs until an hour passes without a failure. */
+    private static final String ACCOUNT_FAILED = "INSERT INTO sign_in_limits (limit_key, failures, first_at, last_at)"
+            + " VALUES (?, 1, ?, ?) ON CONFLICT (limit_key) DO UPDATE SET"
+            + " failures = CASE WHEN sign_in_limits.last_at <= ? THEN 1 ELSE sign_in_limits.failures + 1 END,"
+            + " first_at = CASE WHEN sign_in_limits.last_at <= ? THEN excluded.first_at"
+            + " ELSE sign_in_limits.first_at END, last_at = excluded.last_at";
 
+    private static final String CLEAR = "DELETE FROM sign_in_limits WHERE limit_key = ?";
+    private static final String FORGET_OLD = "DELETE FROM sign_in_limits WHERE last_at <= ?";
+
+    /** One key's failures: how many, when its window began, when the latest was. */
+    private record Failures(int count, Instant first, Instant last) {}
+
+    private final Database database;
     private final Clock clock;
-    private final Cache<String, Deque<Instant>> byAddress = Caffeine.newBuilder()
-            .maximumSize(MAX_TRACKED)
-            .expireAfterAccess(ADDRESS_WINDOW)
-            .build();
-    private final Cache<String, AccountFailures> byAccount = Caffeine.newBuilder()
-            .maximumSize(MAX_TRACKED)
-            .expireAfterAccess(FORGET_ACCOUNT_AFTER)
-            .build();
 
-    public SignInLimiter(Clock clock) {
+    public SignInLimiter(Database database, Clock clock) {
+        this.database = database;
         this.clock = clock;
     }
 
     /** How long this address must wait before its next attempt; empty when it may try now. */
     public Optional<Duration> addressWait(String address) {
-        Deque<Instant> failures = byAddress.getIfPresent(address);
-        if (failures == null) {
-            return Optional.empty();
-        }
-        synchronized (failures) {
-            Instant now = clock.instant();
-            prune(failures, now);
-            if (failures.size() < ADDRESS_FAILURES) {
-                return Optional.empty();
-            }
-            return Optional.of(Duration.between(now, failures.peekFirst().plus(ADDRESS_WINDOW)));
-        }
+        Instant now = clock.instant();
+        return failures(addressKey(address))
+                .filter(failures -> failures.count() >= ADDRESS_FAILURES)
+                .map(failures -> failures.first().plus(ADDRESS_WINDOW))
+                .filter(now::isBefore)
+                .map(until -> Duration.between(now, until));
     }
 
     /** How long attempts on this account must wait now; empty when one may be made. */
     public Optional<Duration> accountWait(String email) {
-        AccountFailures failures = byAccount.getIfPresent(accountKey(email));
-        if (failures == null || failures.count() < FREE_FAILURES) {
-            return Optional.empty();
-        }
-        Instant until = failures.last().plus(delay(failures.count()));
         Instant now = clock.instant();
-        return now.isBefore(until) ? Optional.of(Duration.between(now, until)) : Optional.empty();
+        return failures(accountKey(email))
+                .filter(failures -> failures.count() >= FREE_FAILURES)
+                .filter(failures -> failures.last().isAfter(now.minus(FORGET_AFTER)))
+                .map(failures -> failures.last().plus(delay(failures.count())))
+                .filter(now::isBefore)
+                .map(until -> Duration.between(now, until));
     }
 
     public void failed(String address, String email) {
-        failedAddress(address);
         Instant now = clock.instant();
-        byAccount
-                .asMap()
-                .merge(
-                        accountKey(email),
-                        new AccountFailures(1, now),
-                        (old, one) -> new AccountFailures(old.count() + 1, now));
+        database.runInTransaction(connection -> {
+            count(connection, ADDRESS_FAILED, addressKey(address), now, now.minus(ADDRESS_WINDOW));
+            count(connection, ACCOUNT_FAILED, accountKey(email), now, now.minus(FORGET_AFTER));
+            forgetOld(connection, now);
+        });
     }
 
     /** A failure that names no account (a wrong admin key): counted against the address only. */
     public void failedAddress(String address) {
         Instant now = clock.instant();
-        Deque<Instant> failures = byAddress.get(address, a -> new ArrayDeque<>());
-        synchronized (failures) {
-            prune(failures, now);
-            failures.addLast(now);
-        }
+        database.runInTransaction(connection -> {
+            count(connection, ADDRESS_FAILED, addressKey(address), now, now.minus(ADDRESS_WINDOW));
+            forgetOld(connection, now);
+        });
     }
 
     /** A success clears the account's failures (not the address's: one address may try many accounts). */
     public void succeeded(String email) {
-        byAccount.invalidate(accountKey(email));
+        database.runInTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(CLEAR)) {
+                ps.setString(1, accountKey(email));
+                ps.executeUpdate();
+            }
+        });
     }
 
     /** The delay after {@code count} failures: 1 s after the fifth, doubling, at most a minute. */
@@ -104,15 +113,48 @@ public final class SignInLimiter {
         return delay.compareTo(MAX_ACCOUNT_DELAY) > 0 ? MAX_ACCOUNT_DELAY : delay;
     }
 
-    private static void prune(Deque<Instant> failures, Instant now) {
-        Instant horizon = now.minus(ADDRESS_WINDOW);
-        while (!failures.isEmpty() && !failures.peekFirst().isAfter(horizon)) {
-            failures.removeFirst();
+    private Optional<Failures> failures(String key) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT)) {
+                ps.setString(1, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next()
+                            ? Optional.of(new Failures(
+                                    rs.getInt(1),
+                                    Instant.ofEpochMilli(rs.getLong(2)),
+                                    Instant.ofEpochMilli(rs.getLong(3))))
+                            : Optional.empty();
+                }
+            }
+        });
+    }
+
+    /** Counts one failure of {@code key}; a count whose reset condition is at or before {@code horizon} starts over. */
+    private static void count(Connection connection, String sql, String key, Instant now, Instant horizon)
+            throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setString(1, key);
+            ps.setLong(2, now.toEpochMilli());
+            ps.setLong(3, now.toEpochMilli());
+            ps.setLong(4, horizon.toEpochMilli());
+            ps.setLong(5, horizon.toEpochMilli());
+            ps.executeUpdate();
         }
     }
 
-    /** Only a hash of the email is held, so a heap dump lists no addresses. */
+    private static void forgetOld(Connection connection, Instant now) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(FORGET_OLD)) {
+            ps.setLong(1, now.minus(FORGET_AFTER).toEpochMilli());
+            ps.executeUpdate();
+        }
+    }
+
+    private static String addressKey(String address) {
+        return "a:" + Secrets.sha256Hex(address);
+    }
+
+    /** Only a hash of the email is held, so the table lists no addresses. */
     private static String accountKey(String email) {
-        return Secrets.sha256Hex(email);
+        return "e:" + Secrets.sha256Hex(email);
     }
 }

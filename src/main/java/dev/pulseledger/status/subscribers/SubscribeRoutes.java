@@ -9,6 +9,7 @@ import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.pulse.PulseFeed;
 import dev.pulseledger.status.services.Service;
 import io.helidon.http.HeaderNames;
@@ -46,14 +47,16 @@ public final class SubscribeRoutes {
     private final PulseFeed feed;
     private final ClientAddresses clients;
     private final Clock clock;
-    private final String title;
+    private final SubscriberPages pages;
 
-    public SubscribeRoutes(SubscriberStore store, PulseFeed feed, ClientAddresses clients, Clock clock, String title) {
+    /** {@code words} and {@code title}: the status page's language and its title in it. */
+    public SubscribeRoutes(
+            SubscriberStore store, PulseFeed feed, ClientAddresses clients, Clock clock, Messages words, String title) {
         this.store = store;
         this.feed = feed;
         this.clients = clients;
         this.clock = clock;
-        this.title = title;
+        this.pages = new SubscriberPages(words, title);
     }
 
     public void register(RouteTable routes) {
@@ -68,7 +71,7 @@ public final class SubscribeRoutes {
 
     /** The section the status page shows above its footer. */
     public String formSection(List<Service> services) {
-        return SubscriberPages.form(services, Optional.empty());
+        return pages.form(services, Optional.empty());
     }
 
     private void subscribe(ServerRequest req, ServerResponse res) {
@@ -76,7 +79,13 @@ public final class SubscribeRoutes {
         Instant now = clock.instant();
         Optional<Instant> retryAt = store.countRequest(clients.of(req), now);
         if (retryAt.isPresent()) {
-            tooMany(res, form, retryAt.get(), now, "Too many subscribe requests from your address.");
+            tooMany(
+                    res,
+                    form,
+                    retryAt.get(),
+                    now,
+                    "sub.later.client",
+                    "Too many subscribe requests from your address.");
             return;
         }
         Request request;
@@ -88,15 +97,21 @@ public final class SubscribeRoutes {
             if (!form || e.status() != 400) {
                 throw e;
             }
-            html(res, 400, SubscriberPages.refused(title, "Please check the form", e.detail(), services()));
+            html(res, 400, pages.refused("sub.refused.heading", e.detail(), services()));
             return;
         }
         switch (store.subscribe(request.email(), request.choice(), now)) {
             case SubscriberStore.Outcome.TooMany tooMany ->
-                tooMany(res, form, tooMany.retryAt(), now, "This address was sent enough mails for today.");
+                tooMany(
+                        res,
+                        form,
+                        tooMany.retryAt(),
+                        now,
+                        "sub.later.address",
+                        "This address was sent enough mails for today.");
             case SubscriberStore.Outcome.Queued queued -> {
                 if (form) {
-                    html(res, 202, SubscriberPages.accepted(title));
+                    html(res, 202, pages.accepted());
                 } else {
                     Responses.json(
                             res,
@@ -150,14 +165,12 @@ public final class SubscribeRoutes {
         return new ServiceChoice(false, chosen);
     }
 
-    private void tooMany(ServerResponse res, boolean form, Instant retryAt, Instant now, String why) {
+    /** 429: the form again, with {@code pageKey}'s words, or the problem with {@code why} for JSON. */
+    private void tooMany(ServerResponse res, boolean form, Instant retryAt, Instant now, String pageKey, String why) {
         long seconds = Math.max(1, Duration.between(now, retryAt).toSeconds());
         if (form) {
             res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds));
-            html(
-                    res,
-                    429,
-                    SubscriberPages.refused(title, "Please try later", why + " Please try again later.", services()));
+            html(res, 429, pages.refused("sub.later.heading", pages.text(pageKey), services()));
             return;
         }
         throw new ProblemException(ProblemCode.RATE_LIMITED, why + " Try again later.")
@@ -168,10 +181,10 @@ public final class SubscribeRoutes {
         Optional<String> token = token(req, Optional.empty());
         Optional<String> hash = SubscriberTokens.hashOf(token);
         if (hash.isEmpty() || !store.confirmable(hash.get(), clock.instant())) {
-            html(res, 404, SubscriberPages.invalidLink(title));
+            html(res, 404, pages.invalidLink());
             return;
         }
-        html(res, 200, SubscriberPages.confirmQuestion(title, token.get()));
+        html(res, 200, pages.confirmQuestion(token.get()));
     }
 
     private void confirm(ServerRequest req, ServerResponse res) {
@@ -187,37 +200,30 @@ public final class SubscribeRoutes {
                 html(
                         res,
                         200,
-                        SubscriberPages.manage(
-                                title,
-                                "You are subscribed",
-                                Optional.of("Thank you: notices will come to this address. Keep this page's address to"
-                                        + " change your services later; every notice also links here."),
+                        pages.manage(
+                                "sub.confirmed.heading",
+                                Optional.of(pages.text("sub.confirmed.note")),
                                 confirmed.manageToken(),
                                 subscriber.get(),
                                 services()));
                 return;
             }
         }
-        html(res, 404, SubscriberPages.invalidLink(title));
+        html(res, 404, pages.invalidLink());
     }
 
     private void managePage(ServerRequest req, ServerResponse res) {
         Optional<String> token = token(req, Optional.empty());
         Optional<Subscriber> subscriber = subscriber(token, TokenPurpose.MANAGE);
         if (subscriber.isEmpty()) {
-            html(res, 404, SubscriberPages.invalidLink(title));
+            html(res, 404, pages.invalidLink());
             return;
         }
         html(
                 res,
                 200,
-                SubscriberPages.manage(
-                        title,
-                        "Your subscription",
-                        Optional.empty(),
-                        token.orElseThrow(),
-                        subscriber.get(),
-                        services()));
+                pages.manage(
+                        "sub.manage.heading", Optional.empty(), token.orElseThrow(), subscriber.get(), services()));
     }
 
     private void manage(ServerRequest req, ServerResponse res) {
@@ -225,12 +231,12 @@ public final class SubscribeRoutes {
         Optional<String> token = token(req, Optional.of(form));
         Optional<Subscriber> subscriber = subscriber(token, TokenPurpose.MANAGE);
         if (subscriber.isEmpty()) {
-            html(res, 404, SubscriberPages.invalidLink(title));
+            html(res, 404, pages.invalidLink());
             return;
         }
         if ("leave".equals(form.value("action"))) {
             store.delete(subscriber.get().id());
-            html(res, 200, SubscriberPages.left(title));
+            html(res, 200, pages.left());
             return;
         }
         List<String> services = form.all("services");
@@ -244,9 +250,8 @@ public final class SubscribeRoutes {
             html(
                     res,
                     400,
-                    SubscriberPages.manage(
-                            title,
-                            "Your subscription",
+                    pages.manage(
+                            "sub.manage.heading",
                             Optional.of(e.detail()),
                             token.orElseThrow(),
                             subscriber.get(),
@@ -258,17 +263,21 @@ public final class SubscribeRoutes {
         html(
                 res,
                 200,
-                SubscriberPages.manage(
-                        title, "Your subscription", Optional.of("Saved."), token.orElseThrow(), saved, services()));
+                pages.manage(
+                        "sub.manage.heading",
+                        Optional.of(pages.text("sub.manage.saved")),
+                        token.orElseThrow(),
+                        saved,
+                        services()));
     }
 
     private void unsubscribePage(ServerRequest req, ServerResponse res) {
         Optional<String> token = token(req, Optional.empty());
         if (subscriber(token, TokenPurpose.UNSUBSCRIBE).isEmpty()) {
-            html(res, 404, SubscriberPages.invalidLink(title));
+            html(res, 404, pages.invalidLink());
             return;
         }
-        html(res, 200, SubscriberPages.unsubscribeQuestion(title, token.orElseThrow()));
+        html(res, 200, pages.unsubscribeQuestion(token.orElseThrow()));
     }
 
     /** RFC 8058's one-click POST (body {@code List-Unsubscribe=One-Click}) and the page's button alike. */
@@ -277,11 +286,11 @@ public final class SubscribeRoutes {
         Optional<FormFields> form = isForm(req) ? Optional.of(FormFields.read(req)) : Optional.empty();
         Optional<Subscriber> subscriber = subscriber(token(req, form), TokenPurpose.UNSUBSCRIBE);
         if (subscriber.isEmpty()) {
-            html(res, 404, SubscriberPages.invalidLink(title));
+            html(res, 404, pages.invalidLink());
             return;
         }
         store.delete(subscriber.get().id());
-        html(res, 200, SubscriberPages.left(title));
+        html(res, 200, pages.left());
     }
 
     private Optional<Subscriber> subscriber(Optional<String> token, TokenPurpose purpose) {

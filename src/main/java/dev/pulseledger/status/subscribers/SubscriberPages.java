@@ -1,5 +1,6 @@
 package dev.pulseledger.status.subscribers;
 
+import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.status.services.Service;
 import java.util.List;
 import java.util.Optional;
@@ -8,22 +9,32 @@ import org.owasp.encoder.Encode;
 
 /**
  * The HTML of the subscribe form and of the pages behind subscribers' links (confirm, manage,
- * unsubscribe), in the status page's look. Operator-written names and every value from a request go
- * through the OWASP encoder; tokens only ever appear in hidden fields and form actions.
+ * unsubscribe), in the status page's look and language. Operator-written names, translated words and
+ * every value from a request go through the OWASP encoder; tokens only ever appear in hidden fields
+ * and form actions.
  */
 final class SubscriberPages {
     static final String SUBSCRIBE_PATH = "/status/subscriptions";
 
-    private SubscriberPages() {}
+    private final Messages words;
+    private final String title;
+
+    SubscriberPages(Messages words, String title) {
+        this.words = words;
+        this.title = title;
+    }
 
     /** The status page's form: an address, and all services or a chosen few. */
-    static String form(List<Service> services, Optional<String> error) {
+    String form(List<Service> services, Optional<String> error) {
         StringBuilder html = new StringBuilder(1024 + services.size() * 256);
         html.append("<section class=\"group subscribe\" aria-labelledby=\"subscribe-heading\">\n")
-                .append("<h2 id=\"subscribe-heading\">Get notices by email</h2>\n")
-                .append("<form method=\"post\" action=\"")
+                .append("<h2 id=\"subscribe-heading\">")
+                .append(word("sub.form.heading"))
+                .append("</h2>\n<form method=\"post\" action=\"")
                 .append(SUBSCRIBE_PATH)
-                .append("\">\n<label for=\"subscribe-email\">Email address</label>\n")
+                .append("\">\n<label for=\"subscribe-email\">")
+                .append(word("sub.form.email"))
+                .append("</label>\n")
                 .append("<input id=\"subscribe-email\" name=\"email\" type=\"email\" required maxlength=\"254\"")
                 .append(" autocomplete=\"email\"")
                 .append(error.isPresent() ? " aria-invalid=\"true\" aria-describedby=\"subscribe-error\"" : "")
@@ -32,18 +43,23 @@ final class SubscriberPages {
                 .append(Encode.forHtml(e))
                 .append("</p>\n"));
         serviceChoice(html, services, true, Set.of());
-        html.append("<p class=\"hint\">We send a link to confirm first; nothing else comes until you follow it.</p>\n")
-                .append("<div class=\"actions\"><button type=\"submit\">Subscribe</button></div>\n")
-                .append("</form>\n</section>\n");
+        html.append("<p class=\"hint\">")
+                .append(word("sub.form.hint"))
+                .append("</p>\n<div class=\"actions\"><button type=\"submit\">")
+                .append(word("sub.form.submit"))
+                .append("</button></div>\n</form>\n</section>\n");
         return html.toString();
     }
 
-    private static void serviceChoice(StringBuilder html, List<Service> services, boolean all, Set<String> chosen) {
+    private void serviceChoice(StringBuilder html, List<Service> services, boolean all, Set<String> chosen) {
         if (services.isEmpty()) {
             return;
         }
-        html.append("<fieldset>\n<legend>Services</legend>\n")
-                .append("<p class=\"hint\">Tick none for every service, new ones included.</p>\n");
+        html.append("<fieldset>\n<legend>")
+                .append(word("sub.services"))
+                .append("</legend>\n<p class=\"hint\">")
+                .append(word("sub.services.hint"))
+                .append("</p>\n");
         for (Service service : services) {
             String id = "service-" + service.id();
             html.append("<label class=\"choice\" for=\"")
@@ -61,83 +77,92 @@ final class SubscriberPages {
         html.append("</fieldset>\n");
     }
 
-    static String accepted(String title) {
-        return page(title, "Check your inbox", """
-                <p>If the address can receive mail, a message with a confirmation link is on its way. \
-                Follow it within 24 hours to start receiving notices; nothing else is sent before.</p>
-                <p><a href="/status">Back to the status page</a></p>
-                """);
+    String accepted() {
+        return page("sub.accepted.heading", paragraph("sub.accepted.text") + back());
     }
 
-    static String refused(String title, String heading, String why, List<Service> services) {
-        return page(title, heading, "<p>" + Encode.forHtml(why) + "</p>\n" + form(services, Optional.of(why)));
+    /** The form again, with why it was refused: {@code why} is a problem's detail or a translated word. */
+    String refused(String headingKey, String why, List<Service> services) {
+        return page(headingKey, "<p>" + Encode.forHtml(why) + "</p>\n" + form(services, Optional.of(why)));
     }
 
-    static String invalidLink(String title) {
-        return page(title, "This link does not work", """
-                <p>The link is not valid: it may have expired (confirmation links last 24 hours), been used \
-                already, or been copied only in part. Nothing was changed.</p>
-                <p><a href="/status">Go to the status page</a> to subscribe again.</p>
-                """);
+    String invalidLink() {
+        return page(
+                "sub.invalid.heading",
+                paragraph("sub.invalid.text") + "<p><a href=\"/status\">" + word("sub.invalid.again") + "</a></p>\n");
     }
 
-    static String confirmQuestion(String title, String token) {
-        return page(title, "Confirm your subscription", """
-                <p>Press the button to start receiving status notices at this address.</p>
-                <form class="subscribe" method="post" action="%s/confirm">
-                <input type="hidden" name="token" value="%s">
-                <div class="actions"><button type="submit">Confirm subscription</button></div>
-                </form>
-                """.formatted(SUBSCRIBE_PATH, Encode.forHtmlAttribute(token)));
+    String confirmQuestion(String token) {
+        return page(
+                "sub.confirm.heading", paragraph("sub.confirm.text") + button("/confirm", token, "sub.confirm.submit"));
     }
 
-    static String manage(
-            String title,
-            String heading,
-            Optional<String> note,
-            String token,
-            Subscriber subscriber,
-            List<Service> services) {
+    /** The manage page; {@code note} is a translated word or a problem's detail, shown as text. */
+    String manage(
+            String headingKey, Optional<String> note, String token, Subscriber subscriber, List<Service> services) {
         StringBuilder html = new StringBuilder();
         note.ifPresent(n ->
                 html.append("<p role=\"status\">").append(Encode.forHtml(n)).append("</p>\n"));
-        html.append("<p>Notices go to <strong>")
-                .append(Encode.forHtml(subscriber.email().orElse("")))
-                .append("</strong>.</p>\n<form class=\"subscribe\" method=\"post\" action=\"")
+        html.append("<p>")
+                // The words are escaped first; only then does the address, escaped too, take the placeholder's place.
+                .append(Encode.forHtml(words.text("sub.manage.to", "{0}"))
+                        .replace(
+                                "{0}",
+                                "<strong>" + Encode.forHtml(subscriber.email().orElse("")) + "</strong>"))
+                .append("</p>\n<form class=\"subscribe\" method=\"post\" action=\"")
                 .append(SUBSCRIBE_PATH)
                 .append("/manage\">\n<input type=\"hidden\" name=\"token\" value=\"")
                 .append(Encode.forHtmlAttribute(token))
                 .append("\">\n");
         serviceChoice(html, services, subscriber.allServices(), subscriber.services());
-        html.append(
-                        "<div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"save\">Save services</button>")
-                .append("<button type=\"submit\" name=\"action\" value=\"leave\" class=\"secondary\">")
-                .append("Leave and delete my address</button></div>\n</form>\n");
-        return page(title, heading, html.toString());
+        html.append("<div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"save\">")
+                .append(word("sub.manage.save"))
+                .append("</button><button type=\"submit\" name=\"action\" value=\"leave\" class=\"secondary\">")
+                .append(word("sub.manage.leave"))
+                .append("</button></div>\n</form>\n");
+        return page(headingKey, html.toString());
     }
 
-    static String unsubscribeQuestion(String title, String token) {
-        return page(title, "Unsubscribe", """
-                <p>Press the button to stop all status notices and delete this address.</p>
-                <form class="subscribe" method="post" action="%s/unsubscribe">
-                <input type="hidden" name="token" value="%s">
-                <div class="actions"><button type="submit">Unsubscribe</button></div>
-                </form>
-                """.formatted(SUBSCRIBE_PATH, Encode.forHtmlAttribute(token)));
+    String unsubscribeQuestion(String token) {
+        return page(
+                "sub.unsubscribe.heading",
+                paragraph("sub.unsubscribe.text") + button("/unsubscribe", token, "sub.unsubscribe.submit"));
     }
 
-    static String left(String title) {
-        return page(title, "You have left", """
-                <p>Your address is deleted and no more notices will come. You can subscribe again at any \
-                time on the status page.</p>
-                <p><a href="/status">Back to the status page</a></p>
-                """);
+    String left() {
+        return page("sub.left.heading", paragraph("sub.left.text") + back());
     }
 
-    static String page(String title, String heading, String body) {
+    /** A form that posts the link's token back with one button. */
+    private String button(String pathEnd, String token, String labelKey) {
+        return "<form class=\"subscribe\" method=\"post\" action=\"" + SUBSCRIBE_PATH + pathEnd + "\">\n"
+                + "<input type=\"hidden\" name=\"token\" value=\"" + Encode.forHtmlAttribute(token) + "\">\n"
+                + "<div class=\"actions\"><button type=\"submit\">" + word(labelKey) + "</button></div>\n</form>\n";
+    }
+
+    private String back() {
+        return "<p><a href=\"/status\">" + word("sub.back") + "</a></p>\n";
+    }
+
+    private String paragraph(String key) {
+        return "<p>" + word(key) + "</p>\n";
+    }
+
+    /** A translated word as it is, for the caller to pass back as a note or reason. */
+    String text(String key) {
+        return words.text(key);
+    }
+
+    /** A translated word, escaped for HTML. */
+    private String word(String key) {
+        return Encode.forHtml(words.text(key));
+    }
+
+    private String page(String headingKey, String body) {
+        String heading = words.text(headingKey);
         return """
                 <!doctype html>
-                <html lang="en">
+                <html lang="%s">
                 <head>
                 <meta charset="utf-8">
                 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -154,6 +179,10 @@ final class SubscriberPages {
                 </body>
                 </html>
                 """.formatted(
-                        Encode.forHtml(heading + " · " + title), Encode.forHtml(title), Encode.forHtml(heading), body);
+                        words.language().tag(),
+                        Encode.forHtml(heading + " · " + title),
+                        Encode.forHtml(title),
+                        Encode.forHtml(heading),
+                        body);
     }
 }

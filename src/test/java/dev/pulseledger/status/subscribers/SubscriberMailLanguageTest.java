@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.MailServer;
+import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import dev.pulseledger.support.Waiting;
@@ -12,12 +13,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Mails are written in the page's language (CONTRACT §15, §16): a German page sends German mails. */
+/** Mails and subscribers' pages are in the page's language (CONTRACT §15, §16): German page, German mails. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SubscriberMailLanguageTest {
 
     @Test
-    void aGermanPageSendsAGermanConfirmationAndNotice() {
+    void aGermanPageSendsAGermanConfirmationAndNoticeAndShowsGermanSubscriberPages() {
         try (MailServer mail = MailServer.start();
                 TestNode node =
                         SubscriberMailTest.node(TestStore.SQLITE.newDatabaseUrl(), mail, "--status-language", "de")) {
@@ -35,7 +36,18 @@ class SubscriberMailLanguageTest {
                     .contains("Abonnement bestätigen: " + SubscriberMailTest.BASE);
             assertThat(confirmation.html()).contains("<html lang=\"de\">");
 
-            SubscriberMailTest.confirm(node, confirmation);
+            assertThat(node.anonymous().get("/status").text()).contains("Meldungen per E-Mail erhalten", "Abonnieren");
+            String token = SubscriberMailTest.token(confirmation.link("/confirm"));
+            assertThat(node.anonymous()
+                            .get("/status/subscriptions/confirm?token=" + token)
+                            .text())
+                    .contains("<html lang=\"de\">", "<h1>Bestätigen Sie Ihr Abonnement</h1>");
+            Reply confirmed = SubscriberMailTest.form(node, "/status/subscriptions/confirm", "token=" + token);
+            assertThat(confirmed.status()).isEqualTo(200);
+            assertThat(confirmed.text())
+                    .contains("<h1>Sie haben abonniert</h1>", "Meldungen gehen an <strong>erika@example.org</strong>.")
+                    .contains("Dienste speichern", "Abmelden und meine Adresse löschen")
+                    .doesNotContain("Your subscription", "Save services");
             SubscriberMailTest.incident(admin, "API down", "api");
             Waiting.until("the notice", () -> mail.all().size() == 2);
             MailServer.Mail notice = mail.all().get(1);

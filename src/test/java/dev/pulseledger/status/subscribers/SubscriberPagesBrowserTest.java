@@ -60,7 +60,7 @@ class SubscriberPagesBrowserTest {
             page.findElement(By.id("subscribe-email")).sendKeys(email);
             page.findElement(By.id("service-api")).click();
             check("the status page with its subscribe form", widthPixels);
-            page.findElement(By.cssSelector(".subscribe button[type=submit]")).click();
+            submit(By.cssSelector(".subscribe button[type=submit]"));
             assertThat(heading(page)).isEqualTo("Check your inbox");
             check("the accepted page", widthPixels);
 
@@ -68,8 +68,7 @@ class SubscriberPagesBrowserTest {
             page.get(local(mail.to(email).getFirst().link("/confirm")));
             assertThat(heading(page)).isEqualTo("Confirm your subscription");
             check("the confirmation page", widthPixels);
-            page.findElement(By.cssSelector("form.subscribe button[type=submit]"))
-                    .click();
+            submit(By.cssSelector("form.subscribe button[type=submit]"));
             assertThat(heading(page)).isEqualTo("You are subscribed");
             assertThat(page.findElement(By.id("service-api")).isSelected()).isTrue();
             assertThat(page.findElement(By.id("service-dashboard")).isSelected())
@@ -77,7 +76,7 @@ class SubscriberPagesBrowserTest {
             check("the manage page after confirming", widthPixels);
 
             page.findElement(By.id("service-dashboard")).click();
-            page.findElement(By.cssSelector("button[value=save]")).click();
+            submit(By.cssSelector("button[value=save]"));
             assertThat(page.findElement(By.cssSelector("[role=status]")).getText())
                     .isEqualTo("Saved.");
             assertThat(page.findElement(By.id("service-dashboard")).isSelected())
@@ -89,8 +88,7 @@ class SubscriberPagesBrowserTest {
             page.get(local(mail.to(email).get(1).link("/unsubscribe")));
             assertThat(heading(page)).isEqualTo("Unsubscribe");
             check("the unsubscribe page", widthPixels);
-            page.findElement(By.cssSelector("form.subscribe button[type=submit]"))
-                    .click();
+            submit(By.cssSelector("form.subscribe button[type=submit]"));
             assertThat(heading(page)).isEqualTo("You have left");
             check("the page after leaving", widthPixels);
 
@@ -109,6 +107,16 @@ class SubscriberPagesBrowserTest {
         Object scrollWidth = browser.script("return document.documentElement.scrollWidth;");
         assertThat(((Number) scrollWidth).intValue()).as("width of %s", what).isLessThanOrEqualTo(widthPixels);
         browser.screenshot("subscribers-" + what.replace(' ', '-') + "-" + widthPixels + ".png");
+    }
+
+    /** Presses a form's button and waits until the page it leads to has arrived. */
+    private static void submit(By button) {
+        browser.script("document.body.dataset.left = 'yes';");
+        browser.driver().findElement(button).click();
+        Waiting.until(
+                "the next page",
+                () -> Boolean.TRUE.equals(browser.script("return document.readyState === 'complete'"
+                        + " && document.body !== null && document.body.dataset.left === undefined;")));
     }
 
     private static String heading(WebDriver page) {
