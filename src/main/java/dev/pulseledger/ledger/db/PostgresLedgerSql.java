@@ -26,6 +26,14 @@ final class PostgresLedgerSql {
     private static final String REUSE_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan;\n";
 
     /**
+     * Plans each of the round's following statements for its own values. A round starts with
+     * {@link #REUSE_PLANS}, right for the spend's statements, but a kept (generic) plan of a statement on the
+     * reservations is made while that table is small: a sequential scan, which stays the plan as the table
+     * grows (measured: the reservations read and write took ever longer, round after round of the bench).
+     */
+    static final String PLAN_EACH_TIME = "SET LOCAL plan_cache_mode = force_custom_plan";
+
+    /**
      * The live grants of the batch's accounts, sent with the lock, in the same round trip: each statement
      * takes its snapshot when it starts, so the grants are read after the locks are held, as the round that
      * held one last committed them.

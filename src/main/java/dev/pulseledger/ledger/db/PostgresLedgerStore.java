@@ -18,6 +18,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -67,6 +68,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             Map<String, Reservation> reservations,
             Map<String, List<Allocation>> allocations)
             throws SQLException {
+        planEachTime(connection);
         Array idArray = texts(connection, ids.stream());
         try (PreparedStatement ps = connection.prepareStatement(PostgresLedgerSql.RESERVATIONS_AND_DRAWS)) {
             ps.setArray(1, idArray);
@@ -88,6 +90,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     void writeReservations(Connection connection, ChangeSet changes) throws SQLException {
         List<Reservation> made = changes.newReservations();
         List<Reservation> ended = changes.endedReservations();
+        planEachTime(connection);
         try (PreparedStatement ps = connection.prepareStatement(PostgresLedgerSql.WRITE_RESERVATIONS)) {
             int i = 0;
             ps.setArray(++i, texts(connection, made.stream().map(Reservation::id)));
@@ -168,6 +171,13 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         List<String> all = pools.toList();
         boolean allDefault = all.stream().allMatch(Pools.DEFAULT::equals);
         return texts(connection, allDefault ? Stream.empty() : all.stream());
+    }
+
+    /** See {@link PostgresLedgerSql#PLAN_EACH_TIME}: for the rest of the round. */
+    private static void planEachTime(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(PostgresLedgerSql.PLAN_EACH_TIME);
+        }
     }
 
     /** Sets this transaction's wait for a lock; returns the wait it replaced. */
