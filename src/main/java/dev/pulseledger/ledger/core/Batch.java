@@ -85,4 +85,9 @@ public final class Batch implements CommandRules {
     public SlaCreditResult slaCredit(LedgerCommand.SlaCredit command) {
         return slas.credit(command);
     }
+
+    @Override
+    public RevokeResult revokeGrant(LedgerCommand.RevokeGrant command) {
+        return slas.revoke(command);
+    }
 }

@@ -32,4 +32,5 @@ final class BatchChanges {
     final Set<String> newReservationIds = new LinkedHashSet<>();
     final Set<String> endedReservationIds = new LinkedHashSet<>();
     final Map<SlaPeriod.Key, SlaPeriod> slaPeriods = new LinkedHashMap<>();
+    final Map<String, Revocation> revocations = new LinkedHashMap<>();
 }

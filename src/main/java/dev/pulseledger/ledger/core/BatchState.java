@@ -161,6 +161,7 @@ final class BatchState {
                 accounts.values().stream()
                         .filter(a -> a.poolsChanged)
                         .collect(Collectors.toMap(a -> a.id, a -> Set.copyOf(a.pools))),
-                List.copyOf(changes.slaPeriods.values()));
+                List.copyOf(changes.slaPeriods.values()),
+                List.copyOf(changes.revocations.values()));
     }
 }

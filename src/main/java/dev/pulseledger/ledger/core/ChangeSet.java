@@ -31,6 +31,7 @@ import java.util.Set;
  * @param newReservations reservations made by the batch, as they stand at its end
  * @param endedReservations reservations of earlier batches that this batch ended
  * @param slaPeriods the SLA periods the batch measured, credited or not
+ * @param revocations the grants the batch revoked
  * @param accountPools the named pools of each account that got a new one, all of them
  */
 public record ChangeSet(
@@ -50,7 +51,8 @@ public record ChangeSet(
         List<Reservation> newReservations,
         List<Reservation> endedReservations,
         Map<String, Set<String>> accountPools,
-        List<SlaPeriod> slaPeriods) {
+        List<SlaPeriod> slaPeriods,
+        List<Revocation> revocations) {
 
     public ChangeSet {
         newAccounts = List.copyOf(newAccounts);
@@ -69,6 +71,7 @@ public record ChangeSet(
         endedReservations = List.copyOf(endedReservations);
         accountPools = Map.copyOf(accountPools);
         slaPeriods = List.copyOf(slaPeriods);
+        revocations = List.copyOf(revocations);
     }
 
     /** An account's plan and period state after the batch; {@code planChanged} when it moved to {@code planId}. */

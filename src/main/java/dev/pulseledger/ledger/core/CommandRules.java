@@ -24,4 +24,6 @@ public interface CommandRules {
     TouchResult touch(LedgerCommand.Touch command);
 
     SlaCreditResult slaCredit(LedgerCommand.SlaCredit command);
+
+    RevokeResult revokeGrant(LedgerCommand.RevokeGrant command);
 }

@@ -140,6 +140,14 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
         }
     }
 
+    /** Take back what is left of one credit grant of the account, once (CONTRACT §13). */
+    record RevokeGrant(String accountId, String grantId) implements LedgerCommand<RevokeResult> {
+        @Override
+        public RevokeResult decideBy(CommandRules rules) {
+            return rules.revokeGrant(this);
+        }
+    }
+
     /** Record one measured period of the account's SLA, crediting it when it breached (CONTRACT §13). */
     record SlaCredit(String accountId, SlaMeasurement measurement) implements LedgerCommand<SlaCreditResult> {
         @Override

@@ -11,4 +11,5 @@ public sealed interface LedgerOutcome
                 ReserveResult,
                 SettleResult,
                 ReleaseResult,
-                SlaCreditResult {}
+                SlaCreditResult,
+                RevokeResult {}

@@ -24,6 +24,8 @@ import java.util.Set;
  * @param holdsDueAfter for each due account, when the first of its held reservations that are not in
  *     {@code reservations} expires ({@link Instant#MAX} when none); an account absent here was not due
  * @param measuredSlaPeriods those of the batch's SLA periods that were measured already
+ * @param revokedGrants those of the batch's grants to revoke that were revoked already; the grants
+ *     themselves are with their accounts' grants
  */
 public record LedgerState(
         Map<String, AccountState> accounts,
@@ -34,9 +36,11 @@ public record LedgerState(
         Map<String, PlanTerms> plans,
         Map<String, Reservation> reservations,
         Map<String, Instant> holdsDueAfter,
-        Set<SlaPeriod.Key> measuredSlaPeriods) {
+        Set<SlaPeriod.Key> measuredSlaPeriods,
+        Set<String> revokedGrants) {
 
     public LedgerState {
+        revokedGrants = Set.copyOf(revokedGrants);
         measuredSlaPeriods = Set.copyOf(measuredSlaPeriods);
         accounts = Map.copyOf(accounts);
         spendings = Map.copyOf(spendings);

@@ -9,6 +9,7 @@ import java.util.Optional;
  * SLA credits (CONTRACT §13): each ended period of an account is measured once; when its uptime is below a
  * tier's {@code below}, the tier with the largest {@code creditPercent} among those applies and the account
  * gets a never-expiring credit grant of {@code floor(allowance of that period × creditPercent / 100)} tokens.
+ * An operator may take back what is left of any credit grant, once.
  */
 final class SlaRules {
     private final BatchState batch;
@@ -77,6 +78,28 @@ final class SlaRules {
                 measured.incidentIds(),
                 account.balance(Pools.DEFAULT)));
         return new SlaCreditResult.Credited(grantId.get(), amount, percent);
+    }
+
+    /**
+     * Takes back what is left of a credit grant (an SLA credit or an operator's), once: its tokens expire now,
+     * with a line of their own.
+     */
+    RevokeResult revoke(LedgerCommand.RevokeGrant command) {
+        if (!batch.accounts.containsKey(command.accountId())) {
+            return new RevokeResult.AccountNotFound();
+        }
+        Grant read = batch.grants.get(command.grantId());
+        if (read == null || !read.accountId().equals(command.accountId()) || read.kind() != GrantKind.CREDIT) {
+            return new RevokeResult.GrantNotFound();
+        }
+        if (batch.read.revokedGrants().contains(read.id()) || batch.changes.revocations.containsKey(read.id())) {
+            return new RevokeResult.AlreadyRevoked();
+        }
+        WorkingAccount account = periods.upToDate(command.accountId());
+        Grant grant = batch.grant(read.id());
+        long taken = grants.expire(account, grant, grant.remaining());
+        batch.changes.revocations.put(grant.id(), new Revocation(grant.id(), account.id, taken, batch.now));
+        return new RevokeResult.Revoked(grant.id(), taken, account.balance(grant.pool()), batch.now);
     }
 
     /** {@code floor(allowance × percent / 100)}; exact, since an allowance is at most 10¹² and a percent 100. */

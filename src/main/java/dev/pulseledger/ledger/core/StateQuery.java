@@ -19,6 +19,7 @@ import java.util.TreeSet;
  * @param reservationIds the reservations the batch settles or releases and, on a retry, makes
  * @param now the time the batch is decided at: the held reservations of accounts due by then are read
  * @param slaPeriods the SLA periods the batch measures: whether each was measured already is read
+ * @param grantIds the grants the batch revokes: each is read (with tokens left or not), and whether it was revoked
  */
 public record StateQuery(
         SortedSet<String> accountIds,
@@ -28,7 +29,8 @@ public record StateQuery(
         Set<String> planIds,
         Set<String> reservationIds,
         Instant now,
-        Set<SlaPeriod.Key> slaPeriods) {
+        Set<SlaPeriod.Key> slaPeriods,
+        Set<String> grantIds) {
 
     /**
      * What must be read to decide {@code commands}.
@@ -42,6 +44,7 @@ public record StateQuery(
         Set<String> planIds = new LinkedHashSet<>();
         Set<String> reservationIds = new LinkedHashSet<>();
         Set<SlaPeriod.Key> slaPeriods = new LinkedHashSet<>();
+        Set<String> grantIds = new LinkedHashSet<>();
         for (LedgerCommand<?> command : commands) {
             accountIds.add(command.accountId());
             switch (command) {
@@ -70,12 +73,14 @@ public record StateQuery(
                 case LedgerCommand.ChangePlan change -> planIds.add(change.planId());
                 case LedgerCommand.Credit credit -> {}
                 case LedgerCommand.Touch touch -> {}
+                case LedgerCommand.RevokeGrant revoke -> grantIds.add(revoke.grantId());
                 case LedgerCommand.SlaCredit sla ->
                     slaPeriods.add(new SlaPeriod.Key(
                             sla.accountId(), sla.measurement().period().start()));
             }
         }
         boolean landedSpends = retry && commands.stream().anyMatch(LedgerCommand.Spend.class::isInstance);
-        return new StateQuery(accountIds, spendingIds, scopes, landedSpends, planIds, reservationIds, now, slaPeriods);
+        return new StateQuery(
+                accountIds, spendingIds, scopes, landedSpends, planIds, reservationIds, now, slaPeriods, grantIds);
     }
 }

@@ -229,6 +229,9 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         if (!allocations.isEmpty()) {
             readReturnedGrants(connection, locked, allocations);
         }
+        for (String grantId : query.grantIds()) {
+            readGrant(connection, locked, grantId);
+        }
         if (query.landedSpends()) {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_SPEND_BALANCE)) {
                 for (String id : spendings.keySet()) {
@@ -252,7 +255,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 plans(connection, query),
                 reservations,
                 holdsDueAfter,
-                SlaPeriodRows.measured(connection, query.slaPeriods()));
+                SlaPeriodRows.measured(connection, query.slaPeriods()),
+                SlaPeriodRows.revoked(connection, query.grantIds()));
     }
 
     private static void readSpendings(
@@ -308,23 +312,29 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     private static void readReturnedGrants(
             Connection connection, Map<String, LockedAccount> locked, Map<String, List<Allocation>> allocations)
             throws SQLException {
+        for (List<Allocation> list : allocations.values()) {
+            for (Allocation allocation : list) {
+                readGrant(connection, locked, allocation.grantId());
+            }
+        }
+    }
+
+    /** Reads a grant the lock did not read (one without tokens left) into its account, if that is locked. */
+    private static void readGrant(Connection connection, Map<String, LockedAccount> locked, String grantId)
+            throws SQLException {
+        boolean known =
+                locked.values().stream().anyMatch(a -> a.grants().stream().anyMatch(g -> g.id().equals(grantId)));
+        if (known) {
+            return;
+        }
         try (PreparedStatement ps = connection.prepareStatement(SELECT_GRANT)) {
-            for (List<Allocation> list : allocations.values()) {
-                for (Allocation allocation : list) {
-                    boolean known = locked.values().stream()
-                            .anyMatch(a -> a.grants().stream().anyMatch(g -> g.id().equals(allocation.grantId())));
-                    if (known) {
-                        continue;
-                    }
-                    ps.setString(1, allocation.grantId());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (rs.next()) {
-                            Grant grant = GrantRows.grant(rs).orElseThrow();
-                            LockedAccount owner = locked.get(grant.accountId());
-                            if (owner != null) {
-                                owner.grants().add(grant);
-                            }
-                        }
+            ps.setString(1, grantId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    Grant grant = GrantRows.grant(rs).orElseThrow();
+                    LockedAccount owner = locked.get(grant.accountId());
+                    if (owner != null) {
+                        owner.grants().add(grant);
                     }
                 }
             }
@@ -413,7 +423,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 && !ReservationRows.writes(changes)
                 && returned.isEmpty()
                 && changes.events().isEmpty()
-                && changes.slaPeriods().isEmpty();
+                && changes.slaPeriods().isEmpty()
+                && changes.revocations().isEmpty();
         writeCommonChanges(connection, changes, endsRound);
         if (!changes.periods().isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
@@ -475,6 +486,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             }
         }
         SlaPeriodRows.insert(connection, changes.slaPeriods());
+        SlaPeriodRows.insertRevocations(connection, changes.revocations());
         outbox.append(connection, changes.events(), changes.at());
     }
 

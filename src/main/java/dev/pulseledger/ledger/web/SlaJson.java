@@ -53,6 +53,9 @@ final class SlaJson {
         }
     }
 
+    /** A revoked grant: {@code revoked} tokens were left in it and left the balance. */
+    record Revoked(String grantId, long revoked, long balance, String revokedAt) {}
+
     /** {@code GET /admin/sla/preview}: the accounts that would be credited now, and the tokens in all. */
     record Preview(String planId, PlanJson.@Nullable SlaJson sla, List<PreviewAccount> accounts, long total) {}
 

@@ -16,6 +16,7 @@ import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Caller;
+import dev.pulseledger.ledger.core.RevokeResult;
 import dev.pulseledger.ledger.read.SlaReports;
 import dev.pulseledger.ledger.write.LedgerWriter;
 import io.helidon.webserver.http.ServerRequest;
@@ -24,7 +25,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
-/** SLA credits (CONTRACT §13): the caller's {@code GET /api/tokens/sla} and the operator's preview. */
+/** SLA credits (CONTRACT §13): the caller's {@code GET /api/tokens/sla}, the operator's preview and revoke. */
 public final class SlaRoutes {
     private final AccountStore accounts;
     private final PlanStore plans;
@@ -46,7 +47,8 @@ public final class SlaRoutes {
     }
 
     public void registerAdmin(RouteTable routes) {
-        routes.get("/admin/sla/preview", this::preview);
+        routes.get("/admin/sla/preview", this::preview)
+                .post("/admin/accounts/{accountId}/grants/{grantId}/revoke", this::revoke);
     }
 
     /** The SLA of the caller's plan, its current period so far, and its credits; a due renewal happens first. */
@@ -103,6 +105,26 @@ public final class SlaRoutes {
                         credited.stream()
                                 .mapToLong(SlaJson.PreviewAccount::amount)
                                 .sum()));
+    }
+
+    /** Takes back what is left of a credit grant, once: 409 the second time, 404 for a grant not the account's. */
+    private void revoke(ServerRequest req, ServerResponse res) {
+        String accountId = Requests.pathParam(req, "accountId");
+        RevokeResult result = Queued.call(() -> ledger.revokeGrant(accountId, Requests.pathParam(req, "grantId")));
+        switch (result) {
+            case RevokeResult.Revoked revoked ->
+                Responses.ok(
+                        res,
+                        new SlaJson.Revoked(
+                                revoked.grantId(), revoked.amount(), revoked.balance(), Times.format(revoked.at())));
+            case RevokeResult.AlreadyRevoked already ->
+                throw new ProblemException(ProblemCode.GRANT_ALREADY_REVOKED, "This grant was revoked already.");
+            case RevokeResult.GrantNotFound missing ->
+                throw new ProblemException(
+                        ProblemCode.GRANT_NOT_FOUND, "The account has no credit grant with this id.");
+            case RevokeResult.AccountNotFound missing ->
+                throw new ProblemException(ProblemCode.ACCOUNT_NOT_FOUND, "No account has this id.");
+        }
     }
 
     private static IllegalStateException accountGone() {

@@ -13,6 +13,7 @@ import dev.pulseledger.ledger.core.PlanChangeResult;
 import dev.pulseledger.ledger.core.ReleaseResult;
 import dev.pulseledger.ledger.core.ReserveResult;
 import dev.pulseledger.ledger.core.RevertResult;
+import dev.pulseledger.ledger.core.RevokeResult;
 import dev.pulseledger.ledger.core.SettleResult;
 import dev.pulseledger.ledger.core.SlaCreditResult;
 import dev.pulseledger.ledger.core.SlaMeasurement;
@@ -179,6 +180,11 @@ public final class LedgerWriter implements AutoCloseable {
     /** Records one measured period of the account's SLA, crediting a breach once (CONTRACT §13). */
     public SlaCreditResult slaCredit(String accountId, SlaMeasurement measurement) {
         return submit(new LedgerCommand.SlaCredit(accountId, measurement));
+    }
+
+    /** Takes back what is left of one credit grant of the account, once (CONTRACT §13). */
+    public RevokeResult revokeGrant(String accountId, String grantId) {
+        return submit(new LedgerCommand.RevokeGrant(accountId, grantId));
     }
 
     public PlanChangeResult changePlan(String accountId, String planId) {

@@ -31,6 +31,7 @@ final class InMemoryLedger {
     private final List<dev.pulseledger.events.NewEvent> events = new ArrayList<>();
     private final Map<String, PlanTerms> plans = new HashMap<>();
     private final Map<SlaPeriod.Key, SlaPeriod> slaPeriods = new HashMap<>();
+    private final java.util.Set<String> revoked = new java.util.HashSet<>();
     private int grantSequence;
 
     InMemoryLedger(PlanTerms... plans) {
@@ -114,6 +115,7 @@ final class InMemoryLedger {
         });
         changes.idempotencyRecords()
                 .forEach(r -> idempotencyRecords.put(new IdempotencyScope(r.accountId(), r.key()), r));
+        changes.revocations().forEach(r -> revoked.add(r.grantId()));
         changes.slaPeriods().forEach(p -> {
             if (slaPeriods.putIfAbsent(p.key(), p) != null) {
                 throw new IllegalStateException("A period measured twice: " + p.key());
@@ -164,6 +166,7 @@ final class InMemoryLedger {
         namedReservations.keySet().forEach(id -> named.put(id, List.copyOf(allocations.getOrDefault(id, List.of()))));
         Set<String> returnTargets = new java.util.HashSet<>();
         named.values().forEach(list -> list.forEach(a -> returnTargets.add(a.grantId())));
+        returnTargets.addAll(query.grantIds());
         Map<String, AccountState> locked = new HashMap<>();
         for (String id : query.accountIds()) {
             AccountState a = accounts.get(id);
@@ -201,7 +204,8 @@ final class InMemoryLedger {
                 planTerms(query),
                 namedReservations,
                 holdsDueAfter,
-                query.slaPeriods().stream().filter(slaPeriods::containsKey).collect(Collectors.toSet()));
+                query.slaPeriods().stream().filter(slaPeriods::containsKey).collect(Collectors.toSet()),
+                query.grantIds().stream().filter(revoked::contains).collect(Collectors.toSet()));
     }
 
     private Map<String, PlanTerms> planTerms(StateQuery query) {
