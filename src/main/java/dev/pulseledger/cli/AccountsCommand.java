@@ -80,9 +80,17 @@ public final class AccountsCommand extends CommandGroup {
                             paramLabel = "TIME",
                             description =
                                     "When the tokens expire (RFC 3339, e.g. 2026-12-31T00:00:00Z); never by default.")
-                    String expiresAt) {
-        RequestBody body =
-                new RequestBody().with("amount", amount).with("reason", reason).with("expiresAt", expiresAt);
+                    String expiresAt,
+            @Option(
+                            names = "--pool",
+                            paramLabel = "NAME",
+                            description = "The credit pool the tokens go to (made if new); default by default.")
+                    String pool) {
+        RequestBody body = new RequestBody()
+                .with("amount", amount)
+                .with("reason", reason)
+                .with("expiresAt", expiresAt)
+                .with("pool", pool);
         return options.run(client -> client.post(path(accountId, "/credits"), body), Output.record());
     }
 

@@ -34,6 +34,9 @@ class ConsoleAccountPageTest {
             assertThat(admin.post("/admin/accounts/" + accountId + "/credits", Map.of("amount", 250))
                             .status())
                     .isEqualTo(201);
+            assertThat(admin.post("/admin/accounts/" + accountId + "/credits", Map.of("amount", 40, "pool", "images"))
+                            .status())
+                    .isEqualTo(201);
             ConsoleClient console = new ConsoleClient(node.baseUrl());
             assertThat(console.signIn(TestNode.ADMIN_KEY).statusCode()).isEqualTo(303);
 
@@ -44,7 +47,9 @@ class ConsoleAccountPageTest {
                     .contains("<dd id=\"allowance\">500 of 500</dd>")
                     .contains("<dd id=\"credits\">250</dd>")
                     .containsPattern("<dd id=\"period\">\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC to ")
-                    .contains("<dd id=\"next-expiry\">500 tokens at ");
+                    .contains("<dd id=\"next-expiry\">500 tokens at ")
+                    .contains("<tr data-pool=\"images\"><th scope=\"row\"><code>images</code></th>"
+                            + "<td class=\"num\">40</td><td class=\"num\">0</td><td>none</td></tr>");
         }
     }
 
