@@ -94,6 +94,19 @@ public final class AccountsCommand extends CommandGroup {
         return options.run(client -> client.post(path(accountId, "/credits"), body), Output.record());
     }
 
+    @Command(
+            name = "revoke-grant",
+            description = "Take back what is left of a credit grant (an SLA credit included), once.")
+    int revokeGrant(
+            @Mixin OperatorOptions options,
+            @Parameters(index = "0", paramLabel = "ACCOUNT_ID") String accountId,
+            @Parameters(index = "1", paramLabel = "GRANT_ID") String grantId) {
+        return options.run(
+                client -> client.post(
+                        path(accountId, "/grants/" + OperatorClient.segment(grantId) + "/revoke"), new RequestBody()),
+                Output.record());
+    }
+
     @Command(name = "ledger", description = "List every balance change of an account, newest first.")
     int ledger(
             @Mixin OperatorOptions options,

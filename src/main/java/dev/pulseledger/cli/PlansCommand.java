@@ -117,11 +117,20 @@ public final class PlansCommand extends CommandGroup {
                             .with("allowance", number(current.path("allowance")))
                             .with("period", current.path("period").asText())
                             .with("rollover", number(current.path("rollover")))
-                            .with("rateLimitPerMinute", number(current.path("rateLimitPerMinute")));
+                            .with("rateLimitPerMinute", number(current.path("rateLimitPerMinute")))
+                            .with("sla", current.path("sla").isObject() ? current.path("sla") : null);
                     changes.fields().forEach(body::with);
                     return client.put(path(planId), body);
                 },
                 Output.record());
+    }
+
+    @Command(
+            name = "sla-preview",
+            description = "List the plan's accounts that would get an SLA credit if their periods ended now.")
+    int slaPreview(@Mixin OperatorOptions options, @Parameters(paramLabel = "PLAN_ID") String planId) {
+        return options.run(
+                client -> client.get("/admin/sla/preview?planId=" + OperatorClient.segment(planId)), Output.record());
     }
 
     private static @Nullable Long number(JsonNode value) {

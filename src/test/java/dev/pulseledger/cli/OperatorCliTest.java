@@ -110,6 +110,54 @@ class OperatorCliTest {
     }
 
     @Test
+    void aPlansSlaSurvivesAnUpdateItsPreviewIsListedAndAGrantIsRevokedOnce() {
+        node.admin().put("/admin/services/cli-api", java.util.Map.of("name", "API", "status", "operational"));
+        node.admin()
+                .post(
+                        "/admin/plans",
+                        java.util.Map.of(
+                                "id",
+                                "sla-cli",
+                                "name",
+                                "SLA",
+                                "sla",
+                                java.util.Map.of(
+                                        "services",
+                                        List.of("cli-api"),
+                                        "tiers",
+                                        List.of(java.util.Map.of("below", 0.99, "creditPercent", 10)))));
+
+        ok("plans", "update", "sla-cli", "--rate-limit-per-minute", "60");
+
+        assertThat(ok("plans", "get", "sla-cli", "--json")
+                        .json()
+                        .path("sla")
+                        .path("services")
+                        .get(0)
+                        .asText())
+                .isEqualTo("cli-api");
+        assertThat(ok("plans", "sla-preview", "sla-cli", "--json")
+                        .json()
+                        .path("total")
+                        .asLong())
+                .isZero();
+        String accountId = newAccount("revoked", 300);
+        String grantId = ok("accounts", "ledger", accountId, "--json")
+                .json()
+                .path("data")
+                .get(0)
+                .path("grantId")
+                .asText();
+        assertThat(ok("accounts", "revoke-grant", accountId, grantId, "--json")
+                        .json()
+                        .path("revoked")
+                        .asLong())
+                .isEqualTo(300);
+        assertThat(cli("accounts", "revoke-grant", accountId, grantId).exitCode())
+                .isNotZero();
+    }
+
+    @Test
     void anAccountIsCreatedCreditedMovedToAPlanAndItsLedgerListed() {
         ok("plans", "create", "silver", "--name", "Silver");
         String accountId = newAccount("Acme", 100);

@@ -45,6 +45,7 @@ class GeneratedClientTest {
             "getBalance",
             "getUsage",
             "getPlan",
+            "getSla",
             "spendTokens",
             "listSpendings",
             "getSpending",
@@ -75,6 +76,7 @@ class GeneratedClientTest {
             assertThat(tokens.getBalance(null, null, null).getBalance().getBalance())
                     .isEqualTo(1000);
             assertThat(tokens.getPlan(null).getId()).isNotBlank();
+            assertThat(tokens.getSla(null).getSla()).isNull();
             Spent spent = tokens.spendTokens(100, "order-1", null, null);
             assertThat(spent.getBalance()).isEqualTo(900);
             assertThat(tokens.spendTokens(100, "order-1", null, null).getSpendingId())

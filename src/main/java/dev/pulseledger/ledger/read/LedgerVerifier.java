@@ -89,9 +89,9 @@ public final class LedgerVerifier {
             + " LEFT JOIN (SELECT grant_id, COUNT(*) AS lines FROM ledger_entries WHERE kind = 'sla_credit'"
             + "   GROUP BY grant_id) l ON l.grant_id = s.grant_id";
 
-    /** Periods that got two allowances. */
-    private static final String TWO_ALLOWANCES = "SELECT account_id, period_start, COUNT(*) FROM grants"
-            + " WHERE kind = 'allowance' GROUP BY account_id, period_start HAVING COUNT(*) > 1";
+    /** Periods that got two allowances in one pool (each pool gets its own, CONTRACT §14). */
+    private static final String TWO_ALLOWANCES = "SELECT account_id, period_start, COUNT(*), pool FROM grants"
+            + " WHERE kind = 'allowance' GROUP BY account_id, pool, period_start HAVING COUNT(*) > 1";
 
     /**
      * Spendings and ledger lines whose account row is missing. Since V170 (PostgreSQL) no foreign key
@@ -226,7 +226,8 @@ public final class LedgerVerifier {
     private static void reportTwoAllowances(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
         mismatches.add(new Mismatch(
                 rs.getString(1),
-                "the period from " + Instant.ofEpochMilli(rs.getLong(2)) + " got " + rs.getLong(3) + " allowances"));
+                "the period from " + Instant.ofEpochMilli(rs.getLong(2)) + " got " + rs.getLong(3)
+                        + " allowances in pool " + rs.getString(4)));
     }
 
     private static void reportOrphans(ResultSet rs, List<Mismatch> mismatches) throws SQLException {

@@ -179,6 +179,19 @@ class SubscriberMailKillIT {
                         .append(" next=")
                         .append(java.time.Instant.ofEpochMilli(rs.getLong(8)));
             }
+            try (ResultSet notices = statement.executeQuery("SELECT n.seq, n.fanned_out, n.fanout_after,"
+                    + " (SELECT COUNT(*) FROM status_mails m WHERE m.notice_id = n.id) FROM status_notices n"
+                    + " ORDER BY n.seq")) {
+                while (notices.next()) {
+                    state.append("\n  notice ")
+                            .append(notices.getLong(1))
+                            .append(notices.getBoolean(2) ? " fanned out" : " not fanned out")
+                            .append(" after=")
+                            .append(notices.getLong(3))
+                            .append(" mails=")
+                            .append(notices.getLong(4));
+                }
+            }
         } catch (SQLException e) {
             return e.toString();
         }
