@@ -122,7 +122,7 @@ final class ConsoleGuard implements Gate {
             forbidden(res, session.get());
             return false;
         }
-        long entry = audit.begin(actor, method, req.path().path());
+        long entry = audit.begin(actor, method, req.path().rawPath());
         res.beforeSend(() -> {
             int status = res.status().code();
             audit.end(entry, status, status < 400);

@@ -8,7 +8,7 @@ import dev.pulseledger.keys.Actor;
  * before answering leaves it with an unknown outcome.
  */
 public interface AuditTrail {
-    /** Records a change about to run, its outcome not yet known; returns the entry's number. */
+    /** Records a change about to run (its path as sent, percent-encoded), its outcome not yet known; returns the entry's number. */
     long begin(Actor actor, String method, String path);
 
     /** The change was answered {@code status}: kept as its outcome when it changed something, else removed. */

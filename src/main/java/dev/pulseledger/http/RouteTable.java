@@ -192,7 +192,7 @@ public final class RouteTable {
                         "The role " + actor.role().text() + " may not " + verb + " this resource.");
             }
             if (!reads) {
-                long entry = audit.begin(actor, verb, req.path().path());
+                long entry = audit.begin(actor, verb, req.path().rawPath());
                 res.beforeSend(() -> {
                     int status = res.status().code();
                     audit.end(entry, status, status >= 200 && status < 300);
