@@ -122,7 +122,8 @@ class ConsoleBrowserTest {
         // Issue a key: shown once.
         page.findElement(By.id("keyName")).sendKeys("production");
         page.findElement(By.id("keyName")).submit();
-        String key = page.findElement(By.id("secret")).getAttribute("value");
+        // The page the submit leads to may not have arrived yet on a busy machine: wait for its secret field.
+        String key = browser.await(By.id("secret"), WAIT).getAttribute("value");
         assertThat(key).startsWith("pl_");
         check("key-issued");
         page.findElement(By.linkText("Back to the account")).click();
