@@ -1,18 +1,13 @@
 package dev.pulseledger.console;
 
-import dev.pulseledger.http.ProblemCode;
-import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.status.incidents.MaintenanceStore;
 import io.helidon.webserver.http.ServerRequest;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,29 +37,7 @@ final class Form {
     }
 
     static Form read(ServerRequest req) {
-        String body = new String(Requests.formBody(req), StandardCharsets.UTF_8);
-        Map<String, List<String>> fields = new LinkedHashMap<>();
-        if (!body.isEmpty()) {
-            String[] pairs = body.split("&", MAX_FIELDS + 1);
-            if (pairs.length > MAX_FIELDS) {
-                throw new ProblemException(ProblemCode.INVALID_BODY, "A form has at most " + MAX_FIELDS + " fields.");
-            }
-            for (String pair : pairs) {
-                int equals = pair.indexOf('=');
-                String name = decode(equals < 0 ? pair : pair.substring(0, equals));
-                String value = equals < 0 ? "" : decode(pair.substring(equals + 1));
-                fields.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
-            }
-        }
-        return new Form(fields);
-    }
-
-    private static String decode(String text) {
-        try {
-            return URLDecoder.decode(text, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new ProblemException(ProblemCode.INVALID_BODY, "The form is not valid URL-encoded text.");
-        }
+        return new Form(Requests.formFields(req, MAX_FIELDS));
     }
 
     /** The field's first raw value, "" when absent. */

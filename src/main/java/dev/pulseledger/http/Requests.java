@@ -8,7 +8,13 @@ import io.helidon.http.HttpException;
 import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Reads headers, query parameters and bodies from requests, within limits. */
@@ -120,6 +126,38 @@ public final class Requests {
                     ProblemCode.UNSUPPORTED_MEDIA_TYPE, "Send the form as application/x-www-form-urlencoded.");
         }
         return body(req);
+    }
+
+    /**
+     * The fields of an HTML form post, each with its values in the order sent: 415 for another media type,
+     * 413 above the size limit, 400 {@code invalid_body} above {@code maxFields} fields or for text that is
+     * not URL-encoded.
+     */
+    public static Map<String, List<String>> formFields(ServerRequest req, int maxFields) {
+        String body = new String(formBody(req), StandardCharsets.UTF_8);
+        Map<String, List<String>> fields = new LinkedHashMap<>();
+        if (body.isEmpty()) {
+            return fields;
+        }
+        String[] pairs = body.split("&", maxFields + 1);
+        if (pairs.length > maxFields) {
+            throw new ProblemException(ProblemCode.INVALID_BODY, "A form has at most " + maxFields + " fields.");
+        }
+        for (String pair : pairs) {
+            int equals = pair.indexOf('=');
+            String name = formDecode(equals < 0 ? pair : pair.substring(0, equals));
+            fields.computeIfAbsent(name, n -> new ArrayList<>())
+                    .add(equals < 0 ? "" : formDecode(pair.substring(equals + 1)));
+        }
+        return fields;
+    }
+
+    private static String formDecode(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(ProblemCode.INVALID_BODY, "The form is not valid URL-encoded text.");
+        }
     }
 
     private static boolean isJson(String contentType) {
