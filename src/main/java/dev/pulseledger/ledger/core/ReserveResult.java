@@ -8,6 +8,9 @@ public sealed interface ReserveResult extends LedgerOutcome {
     /** The balance was below the amount; nothing is held. */
     record InsufficientBalance(long balance, long required, boolean replayed) implements ReserveResult {}
 
+    /** The hold would take the key above one of its budgets in the current window; nothing is held. */
+    record KeyBudgetExceeded(BudgetWindow window) implements ReserveResult {}
+
     /** The account has no such pool; nothing is held. */
     record PoolNotFound(String pool) implements ReserveResult {}
 

@@ -8,6 +8,9 @@ public sealed interface SpendResult extends LedgerOutcome {
     /** The balance was below the amount; nothing changed. */
     record InsufficientBalance(long balance, long required, boolean replayed) implements SpendResult {}
 
+    /** The spend would take the key above one of its budgets in the current window; nothing changed. */
+    record KeyBudgetExceeded(BudgetWindow window) implements SpendResult {}
+
     /** The account has no such pool; nothing changed. */
     record PoolNotFound(String pool) implements SpendResult {}
 

@@ -61,8 +61,13 @@ public final class ReservationRoutes {
                 .map(PoolParams::checked)
                 .orElse(Pools.DEFAULT);
         Optional<String> idempotencyKey = TokenRoutes.idempotencyKey(req);
-        ReserveResult result = Queued.call(
-                () -> ledger.reserve(caller.accountId(), pool, amount, Duration.ofSeconds(seconds), idempotencyKey));
+        ReserveResult result = Queued.call(() -> ledger.reserve(
+                caller.accountId(),
+                pool,
+                amount,
+                Duration.ofSeconds(seconds),
+                idempotencyKey,
+                Optional.of(caller.keyId())));
         switch (result) {
             case ReserveResult.Reserved reserved -> {
                 if (reserved.replayed()) {
@@ -76,6 +81,7 @@ public final class ReservationRoutes {
             case ReserveResult.InsufficientBalance insufficient ->
                 throw TokenRoutes.insufficientBalance(
                         "reservation", insufficient.balance(), insufficient.required(), insufficient.replayed());
+            case ReserveResult.KeyBudgetExceeded over -> throw KeyBudgetJson.exceeded("hold", over.window());
             case ReserveResult.PoolNotFound unknown -> throw PoolParams.notFound(unknown.pool());
             case ReserveResult.IdempotencyKeyReused reused ->
                 throw new ProblemException(

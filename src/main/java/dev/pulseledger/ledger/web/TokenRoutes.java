@@ -93,8 +93,8 @@ public final class TokenRoutes {
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
         String pool = PoolParams.fromQuery(req);
-        SpendResult result =
-                Queued.call(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey, pool)));
+        SpendResult result = Queued.call(() -> ledger.spend(
+                new SpendRequest(caller.accountId(), amount, idempotencyKey, pool, Optional.of(caller.keyId()))));
         countSpend(result);
         switch (result) {
             case SpendResult.Spent spent -> {
@@ -109,6 +109,7 @@ public final class TokenRoutes {
             case SpendResult.InsufficientBalance insufficient ->
                 throw insufficientBalance(
                         "spend", insufficient.balance(), insufficient.required(), insufficient.replayed());
+            case SpendResult.KeyBudgetExceeded over -> throw KeyBudgetJson.exceeded("spend", over.window());
             case SpendResult.PoolNotFound unknown -> throw PoolParams.notFound(unknown.pool());
             case SpendResult.IdempotencyKeyReused reused ->
                 throw new ProblemException(
@@ -274,6 +275,7 @@ public final class TokenRoutes {
         String outcome = switch (result) {
             case SpendResult.Spent spent -> spent.replayed() ? "replayed" : "spent";
             case SpendResult.InsufficientBalance insufficient -> "insufficient_balance";
+            case SpendResult.KeyBudgetExceeded over -> "key_budget_exceeded";
             case SpendResult.PoolNotFound unknown -> "pool_not_found";
             case SpendResult.IdempotencyKeyReused reused -> "idempotency_key_reused";
             case SpendResult.IdempotencyKeyInUse inUse -> "idempotency_key_in_use";
