@@ -11,6 +11,7 @@ import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.web.LedgerProblems;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
@@ -58,7 +59,7 @@ public final class KeyAdminRoutes {
                 authenticator.catchUp();
                 Responses.json(res, 201, AccountJson.newKey(issued.key(), issued.secret()));
             }
-            case KeyIssuer.Issue.AccountNotFound notFound -> throw AccountAdminRoutes.accountNotFound();
+            case KeyIssuer.Issue.AccountNotFound notFound -> throw LedgerProblems.accountNotFound();
             case KeyIssuer.Issue.LimitReached limit ->
                 throw new ProblemException(
                         ProblemCode.KEY_LIMIT_REACHED,
@@ -69,7 +70,7 @@ public final class KeyAdminRoutes {
     private void list(ServerRequest req, ServerResponse res) {
         String accountId = Requests.pathParam(req, "accountId");
         if (accounts.find(accountId).isEmpty()) {
-            throw AccountAdminRoutes.accountNotFound();
+            throw LedgerProblems.accountNotFound();
         }
         Responses.ok(
                 res,
