@@ -15,6 +15,7 @@ import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.BudgetPeriod;
 import dev.pulseledger.keys.KeyBudget;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.web.LedgerProblems;
 import dev.pulseledger.ledger.web.PoolParams;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -76,7 +77,7 @@ public final class KeyAdminRoutes {
             throw ProblemException.invalidField("expiresAt", "must be in the future");
         }
         if (accounts.find(accountId).isEmpty()) {
-            throw AccountAdminRoutes.accountNotFound();
+            throw LedgerProblems.accountNotFound();
         }
         requirePools(accountId, budgets);
         switch (issuer.issue(accountId, name, expiresAt, budgets, now)) {
@@ -84,7 +85,7 @@ public final class KeyAdminRoutes {
                 authenticator.catchUp();
                 Responses.json(res, 201, AccountJson.newKey(issued.key(), budgets, issued.secret()));
             }
-            case KeyIssuer.Issue.AccountNotFound notFound -> throw AccountAdminRoutes.accountNotFound();
+            case KeyIssuer.Issue.AccountNotFound notFound -> throw LedgerProblems.accountNotFound();
             case KeyIssuer.Issue.LimitReached limit ->
                 throw new ProblemException(
                         ProblemCode.KEY_LIMIT_REACHED,
@@ -95,7 +96,7 @@ public final class KeyAdminRoutes {
     private void list(ServerRequest req, ServerResponse res) {
         String accountId = Requests.pathParam(req, "accountId");
         if (accounts.find(accountId).isEmpty()) {
-            throw AccountAdminRoutes.accountNotFound();
+            throw LedgerProblems.accountNotFound();
         }
         Map<String, List<KeyBudget>> budgets = keys.budgetsOfAccount(accountId);
         Responses.ok(
@@ -113,7 +114,7 @@ public final class KeyAdminRoutes {
         List<KeyBudget> budgets =
                 budgets(body).orElseThrow(() -> ProblemException.invalidField("budgets", "is required"));
         if (accounts.find(accountId).isEmpty()) {
-            throw AccountAdminRoutes.accountNotFound();
+            throw LedgerProblems.accountNotFound();
         }
         ApiKey key =
                 keys.find(keyId).filter(k -> k.accountId().equals(accountId)).orElseThrow(KeyAdminRoutes::keyNotFound);
