@@ -111,7 +111,7 @@ public record LedgerModule(
                         clock)
                 .register(routes);
         new ReservationRoutes(writer, reservations).register(routes);
-        new UsageRoutes(history, clock).register(routes);
+        new UsageRoutes(history, access.keys(), access.accounts(), clock).register(routes);
         new KeyRoutes(access.keys(), history, clock).register(routes);
         slaRoutes(access, clock).registerApi(routes);
     }
@@ -121,6 +121,7 @@ public record LedgerModule(
         new AccountAdminRoutes(access.authenticator(), access.accounts(), writer, clock).register(routes);
         new ReservationAdminRoutes(access.accounts(), writer, reservations).register(routes);
         slaRoutes(access, clock).registerAdmin(routes);
+        new UsageRoutes(history, access.keys(), access.accounts(), clock).registerAdmin(routes);
     }
 
     public void registerLowBalanceAdmin(RouteTable routes) {
