@@ -13,6 +13,8 @@ public enum EventType {
     CREDITS_EXPIRED("credits.expired"),
     RESERVATION_EXPIRED("reservation.expired"),
     SLA_CREDITED("sla.credited"),
+    KEY_BUDGET_WARNING("key.budget_warning"),
+    KEY_BUDGET_EXHAUSTED("key.budget_exhausted"),
     // What status subscribers hear of (CONTRACT §15), one type per kind of notice.
     STATUS_INCIDENT_CREATED("status.incident.created"),
     STATUS_INCIDENT_UPDATED("status.incident.updated"),

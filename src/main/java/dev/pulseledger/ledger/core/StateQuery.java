@@ -20,6 +20,8 @@ import java.util.TreeSet;
  * @param now the time the batch is decided at: the held reservations of accounts due by then are read
  * @param slaPeriods the SLA periods the batch measures: whether each was measured already is read
  * @param grantIds the grants the batch revokes: each is read (with tokens left or not), and whether it was revoked
+ * @param keyIds the keys that spend or hold in the batch: their budgets are read, each with its use in its
+ *     window at {@code now}
  */
 public record StateQuery(
         SortedSet<String> accountIds,
@@ -30,7 +32,8 @@ public record StateQuery(
         Set<String> reservationIds,
         Instant now,
         Set<SlaPeriod.Key> slaPeriods,
-        Set<String> grantIds) {
+        Set<String> grantIds,
+        Set<String> keyIds) {
 
     /**
      * What must be read to decide {@code commands}.
@@ -45,10 +48,12 @@ public record StateQuery(
         Set<String> reservationIds = new LinkedHashSet<>();
         Set<SlaPeriod.Key> slaPeriods = new LinkedHashSet<>();
         Set<String> grantIds = new LinkedHashSet<>();
+        Set<String> keyIds = new LinkedHashSet<>();
         for (LedgerCommand<?> command : commands) {
             accountIds.add(command.accountId());
             switch (command) {
                 case LedgerCommand.Spend spend -> {
+                    spend.request().keyId().ifPresent(keyIds::add);
                     spend.request()
                             .idempotencyKey()
                             .ifPresent(key -> scopes.add(new IdempotencyScope(spend.accountId(), key)));
@@ -61,6 +66,7 @@ public record StateQuery(
                     revert.idempotencyKey().ifPresent(key -> scopes.add(new IdempotencyScope(revert.accountId(), key)));
                 }
                 case LedgerCommand.Reserve reserve -> {
+                    reserve.keyId().ifPresent(keyIds::add);
                     reserve.idempotencyKey()
                             .ifPresent(key -> scopes.add(new IdempotencyScope(reserve.accountId(), key)));
                     if (retry) {
@@ -81,6 +87,15 @@ public record StateQuery(
         }
         boolean landedSpends = retry && commands.stream().anyMatch(LedgerCommand.Spend.class::isInstance);
         return new StateQuery(
-                accountIds, spendingIds, scopes, landedSpends, planIds, reservationIds, now, slaPeriods, grantIds);
+                accountIds,
+                spendingIds,
+                scopes,
+                landedSpends,
+                planIds,
+                reservationIds,
+                now,
+                slaPeriods,
+                grantIds,
+                keyIds);
     }
 }

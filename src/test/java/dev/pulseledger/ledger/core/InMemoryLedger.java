@@ -205,7 +205,8 @@ final class InMemoryLedger {
                 namedReservations,
                 holdsDueAfter,
                 query.slaPeriods().stream().filter(slaPeriods::containsKey).collect(Collectors.toSet()),
-                query.grantIds().stream().filter(revoked::contains).collect(Collectors.toSet()));
+                query.grantIds().stream().filter(revoked::contains).collect(Collectors.toSet()),
+                Map.of());
     }
 
     private Map<String, PlanTerms> planTerms(StateQuery query) {
