@@ -24,8 +24,14 @@ public final class AccountStreamRoutes {
     public static final String BALANCE_CHANGED = "balance.changed";
 
     /** The outbox events that concern one account, by their wire names; each carries {@code accountId}. */
-    static final Set<String> ACCOUNT_EVENTS =
-            Set.of("balance.low", "allowance.renewed", "credits.expired", "reservation.expired", "sla.credited");
+    static final Set<String> ACCOUNT_EVENTS = Set.of(
+            "balance.low",
+            "allowance.renewed",
+            "credits.expired",
+            "reservation.expired",
+            "sla.credited",
+            "plan.changed",
+            "plan.change_scheduled");
 
     private final EventStreams streams;
     private final Function<String, Optional<NewestLine>> newestLine;

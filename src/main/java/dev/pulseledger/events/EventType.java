@@ -13,6 +13,8 @@ public enum EventType {
     CREDITS_EXPIRED("credits.expired"),
     RESERVATION_EXPIRED("reservation.expired"),
     SLA_CREDITED("sla.credited"),
+    PLAN_CHANGED("plan.changed"),
+    PLAN_CHANGE_SCHEDULED("plan.change_scheduled"),
     // What status subscribers hear of (CONTRACT §15), one type per kind of notice.
     STATUS_INCIDENT_CREATED("status.incident.created"),
     STATUS_INCIDENT_UPDATED("status.incident.updated"),

@@ -28,6 +28,8 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                     CreditsExpired,
                     ReservationExpired,
                     SlaCredited,
+                    PlanChanged,
+                    PlanChangeScheduled,
                     StatusNoticed {}
 
     public record ServiceStatusChanged(
@@ -83,6 +85,32 @@ public record NewEvent(EventType type, NewEvent.Data data) {
             List<String> incidents,
             long balance)
             implements Data {}
+
+    /**
+     * The account moved from {@code previousPlanId} to {@code planId} at {@code at}, {@code when} being {@code now}
+     * (the period kept: {@code expired} tokens of the old allowance expired, {@code granted} prorated) or
+     * {@code period_end} (the renewal at {@code at} applied it: what it expired and granted).
+     */
+    public record PlanChanged(
+            String accountId,
+            String previousPlanId,
+            String planId,
+            String when,
+            String at,
+            String periodStart,
+            String periodEnd,
+            long expired,
+            long granted,
+            long balance)
+            implements Data {}
+
+    /** A plan change waits for the period's end at {@code at}; {@code replacedPlanId} is the one it replaced. */
+    public record PlanChangeScheduled(
+            String accountId,
+            String currentPlanId,
+            String planId,
+            String at,
+            @Nullable String replacedPlanId) implements Data {}
 
     /**
      * A notice for status subscribers: {@code subject} is the incident or maintenance window's id,
@@ -210,6 +238,42 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                         amount,
                         List.copyOf(incidents),
                         balance));
+    }
+
+    /** The account moved to another plan within its period (CONTRACT §13). */
+    public static NewEvent planChanged(
+            String accountId,
+            String previousPlanId,
+            String planId,
+            String when,
+            Instant at,
+            Instant periodStart,
+            Instant periodEnd,
+            long expired,
+            long granted,
+            long balance) {
+        return new NewEvent(
+                EventType.PLAN_CHANGED,
+                new PlanChanged(
+                        accountId,
+                        previousPlanId,
+                        planId,
+                        when,
+                        Times.format(at),
+                        Times.format(periodStart),
+                        Times.format(periodEnd),
+                        expired,
+                        granted,
+                        balance));
+    }
+
+    /** A plan change now waits for the account's period to end at {@code at} (CONTRACT §13). */
+    public static NewEvent planChangeScheduled(
+            String accountId, String currentPlanId, String planId, Instant at, Optional<String> replacedPlanId) {
+        return new NewEvent(
+                EventType.PLAN_CHANGE_SCHEDULED,
+                new PlanChangeScheduled(
+                        accountId, currentPlanId, planId, Times.format(at), replacedPlanId.orElse(null)));
     }
 
     /** A reservation reached its expiry still held: everything it held went back (CONTRACT §8). */

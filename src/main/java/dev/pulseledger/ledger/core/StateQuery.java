@@ -20,6 +20,8 @@ import java.util.TreeSet;
  * @param now the time the batch is decided at: the held reservations of accounts due by then are read
  * @param slaPeriods the SLA periods the batch measures: whether each was measured already is read
  * @param grantIds the grants the batch revokes: each is read (with tokens left or not), and whether it was revoked
+ * @param allowancesOf the accounts that change plan now (a new period, or within the period): every allowance
+ *     grant of theirs that has not expired or started in their current period is read, spent ones too
  */
 public record StateQuery(
         SortedSet<String> accountIds,
@@ -30,7 +32,8 @@ public record StateQuery(
         Set<String> reservationIds,
         Instant now,
         Set<SlaPeriod.Key> slaPeriods,
-        Set<String> grantIds) {
+        Set<String> grantIds,
+        Set<String> allowancesOf) {
 
     /**
      * What must be read to decide {@code commands}.
@@ -45,6 +48,7 @@ public record StateQuery(
         Set<String> reservationIds = new LinkedHashSet<>();
         Set<SlaPeriod.Key> slaPeriods = new LinkedHashSet<>();
         Set<String> grantIds = new LinkedHashSet<>();
+        Set<String> allowancesOf = new LinkedHashSet<>();
         for (LedgerCommand<?> command : commands) {
             accountIds.add(command.accountId());
             switch (command) {
@@ -70,7 +74,17 @@ public record StateQuery(
                 case LedgerCommand.Settle settle -> reservationIds.add(settle.reservationId());
                 case LedgerCommand.Release release -> reservationIds.add(release.reservationId());
                 case LedgerCommand.Open open -> planIds.add(open.account().planId());
-                case LedgerCommand.ChangePlan change -> planIds.add(change.planId());
+                case LedgerCommand.ChangePlan change -> {
+                    planIds.add(change.planId());
+                    allowancesOf.add(change.accountId());
+                }
+                case LedgerCommand.ChangePlanInPeriod change -> {
+                    planIds.add(change.planId());
+                    if (change.when() == PlanChangeTiming.NOW) {
+                        allowancesOf.add(change.accountId());
+                    }
+                }
+                case LedgerCommand.CancelPlanChange cancel -> {}
                 case LedgerCommand.Credit credit -> {}
                 case LedgerCommand.Touch touch -> {}
                 case LedgerCommand.RevokeGrant revoke -> grantIds.add(revoke.grantId());
@@ -81,6 +95,15 @@ public record StateQuery(
         }
         boolean landedSpends = retry && commands.stream().anyMatch(LedgerCommand.Spend.class::isInstance);
         return new StateQuery(
-                accountIds, spendingIds, scopes, landedSpends, planIds, reservationIds, now, slaPeriods, grantIds);
+                accountIds,
+                spendingIds,
+                scopes,
+                landedSpends,
+                planIds,
+                reservationIds,
+                now,
+                slaPeriods,
+                grantIds,
+                allowancesOf);
     }
 }

@@ -55,6 +55,13 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             // At least 1 ms: a lock_timeout of 0 would wait for ever.
             String replaced = setLockWait(connection, Long.toString(Math.max(1, lockWait.toMillis())));
             lockAndReadGrants(connection, PostgresLedgerSql.LOCK_AND_READ_GRANTS, idArray, accounts, () -> {});
+            if (accounts.size() < ids.size()) {
+                // A plan change that commits while the lock waits leaves the account out: PostgreSQL checks the
+                // new row against the plan row it had joined, which no longer matches. Locked again, it is read
+                // with its new plan (an id that no account has stays out).
+                Array missing = texts(connection, ids.stream().filter(id -> !accounts.containsKey(id)));
+                lockAndReadGrants(connection, PostgresLedgerSql.LOCK_AND_READ_GRANTS, missing, accounts, () -> {});
+            }
             // Only the account locks wait this long; every later lock of the round waits as usual.
             setLockWait(connection, replaced);
         }
