@@ -1,10 +1,12 @@
 package dev.pulseledger.accounts;
 
 import dev.pulseledger.keys.ApiKey;
+import dev.pulseledger.keys.KeyBudget;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.keys.Secrets;
 import dev.pulseledger.store.Ids;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /** Issues caller keys for the operator API and the console alike: the secret exists only in the result. */
@@ -27,7 +29,9 @@ public final class KeyIssuer {
         record LimitReached() implements Issue {}
     }
 
-    public Issue issue(String accountId, String name, Optional<Instant> expiresAt, Instant now) {
+    /** Issues a key with {@code budgets}, whose pools the caller has checked the account has. */
+    public Issue issue(
+            String accountId, String name, Optional<Instant> expiresAt, List<KeyBudget> budgets, Instant now) {
         if (accounts.find(accountId).isEmpty()) {
             return new Issue.AccountNotFound();
         }
@@ -37,7 +41,7 @@ public final class KeyIssuer {
         String secret = Secrets.newCallerKey();
         ApiKey key =
                 new ApiKey(Ids.key(), accountId, name, Secrets.displayPrefix(secret), now, expiresAt, Optional.empty());
-        keys.create(key, Secrets.sha256Hex(secret));
+        keys.create(key, Secrets.sha256Hex(secret), budgets);
         return new Issue.Issued(key, secret);
     }
 }

@@ -8,7 +8,6 @@ import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.http.Cursors;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.PageBody;
-import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
@@ -20,6 +19,8 @@ import dev.pulseledger.ledger.core.CreditResult;
 import dev.pulseledger.ledger.core.LedgerCore;
 import dev.pulseledger.ledger.core.OpenResult;
 import dev.pulseledger.ledger.core.PlanChangeResult;
+import dev.pulseledger.ledger.core.Refusal;
+import dev.pulseledger.ledger.web.LedgerProblems;
 import dev.pulseledger.ledger.web.PoolParams;
 import dev.pulseledger.ledger.write.LedgerWriter;
 import dev.pulseledger.store.Ids;
@@ -75,7 +76,7 @@ public final class AccountAdminRoutes {
                         "/admin/accounts/" + opened.account().id());
                 Responses.json(res, 201, AccountJson.account(opened.account()));
             }
-            case OpenResult.UnknownPlan unknown -> throw unknownPlan();
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -104,8 +105,7 @@ public final class AccountAdminRoutes {
                 authenticator.catchUp(); // the plan sets the keys' rate limit
                 Responses.ok(res, AccountJson.account(existing(req)));
             }
-            case PlanChangeResult.UnknownPlan unknown -> throw unknownPlan();
-            case PlanChangeResult.AccountNotFound notFound -> throw accountNotFound();
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -118,7 +118,7 @@ public final class AccountAdminRoutes {
             default -> throw ProblemException.invalidField("status", "must be active or suspended");
         };
         if (!accounts.changeStatus(Requests.pathParam(req, "accountId"), status)) {
-            throw accountNotFound();
+            throw LedgerProblems.accountNotFound();
         }
         authenticator.catchUp();
         Responses.ok(res, AccountJson.account(existing(req)));
@@ -146,14 +146,7 @@ public final class AccountAdminRoutes {
                                 credited.balance(),
                                 Times.format(credited.at())));
             }
-            case CreditResult.AccountNotFound notFound -> throw accountNotFound();
-            case CreditResult.ExpiryNotInFuture past ->
-                throw ProblemException.invalidField("expiresAt", "must be in the future");
-            case CreditResult.PoolLimitReached limit -> throw PoolParams.limitReached(limit.limit());
-            case CreditResult.BalanceLimitReached limit ->
-                throw new ProblemException(
-                        ProblemCode.BALANCE_LIMIT_REACHED,
-                        "An account may hold at most " + LedgerCore.MAX_BALANCE + " tokens.");
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -166,14 +159,6 @@ public final class AccountAdminRoutes {
     }
 
     private Account existing(ServerRequest req) {
-        return accounts.find(Requests.pathParam(req, "accountId")).orElseThrow(AccountAdminRoutes::accountNotFound);
-    }
-
-    static ProblemException accountNotFound() {
-        return new ProblemException(ProblemCode.ACCOUNT_NOT_FOUND, "No account has this id.");
-    }
-
-    private static ProblemException unknownPlan() {
-        return new ProblemException(ProblemCode.UNKNOWN_PLAN, "No plan has this planId.");
+        return accounts.find(Requests.pathParam(req, "accountId")).orElseThrow(LedgerProblems::accountNotFound);
     }
 }

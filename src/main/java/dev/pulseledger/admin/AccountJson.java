@@ -7,6 +7,9 @@ import dev.pulseledger.accounts.LedgerEntry;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.ApiKey;
+import dev.pulseledger.keys.KeyBudget;
+import dev.pulseledger.ledger.web.KeyBudgetJson;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** JSON shapes of accounts, keys, credits and ledger entries in the operator API. */
@@ -31,7 +34,8 @@ final class AccountJson {
             String prefix,
             String createdAt,
             @Nullable String expiresAt,
-            @Nullable String revokedAt) {}
+            @Nullable String revokedAt,
+            List<KeyBudgetJson.BudgetBody> budgets) {}
 
     /** A new key with its secret, shown this once: the key's fields, then {@code key}. */
     record NewKeyBody(@JsonUnwrapped KeyBody details, String key) {}
@@ -66,7 +70,7 @@ final class AccountJson {
                 PlanJson.PendingChangeBody.of(account.pendingChange()));
     }
 
-    static KeyBody key(ApiKey key) {
+    static KeyBody key(ApiKey key, List<KeyBudget> budgets) {
         return new KeyBody(
                 key.id(),
                 key.accountId(),
@@ -74,11 +78,12 @@ final class AccountJson {
                 key.prefix(),
                 Times.format(key.createdAt()),
                 key.expiresAt().map(Times::format).orElse(null),
-                key.revokedAt().map(Times::format).orElse(null));
+                key.revokedAt().map(Times::format).orElse(null),
+                budgets.stream().map(KeyBudgetJson::budget).toList());
     }
 
-    static NewKeyBody newKey(ApiKey key, String secret) {
-        return new NewKeyBody(key(key), secret);
+    static NewKeyBody newKey(ApiKey key, List<KeyBudget> budgets, String secret) {
+        return new NewKeyBody(key(key, budgets), secret);
     }
 
     /** A line's subject is a spending, or a reservation for holds, releases and what their returns expired. */

@@ -10,6 +10,7 @@ import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.ledger.core.LedgerCore;
+import dev.pulseledger.ledger.web.LedgerProblems;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Optional;
@@ -54,7 +55,7 @@ public final class LowBalanceAdminRoutes {
     private void getForAccount(ServerRequest req, ServerResponse res) {
         AccountThreshold account = thresholds
                 .forAccount(Requests.pathParam(req, "accountId"))
-                .orElseThrow(AccountAdminRoutes::accountNotFound);
+                .orElseThrow(LedgerProblems::accountNotFound);
         Responses.ok(res, json(account));
     }
 
@@ -62,7 +63,7 @@ public final class LowBalanceAdminRoutes {
         Optional<Long> threshold = threshold(req);
         AccountThreshold account = thresholds
                 .setForAccount(Requests.pathParam(req, "accountId"), threshold)
-                .orElseThrow(AccountAdminRoutes::accountNotFound);
+                .orElseThrow(LedgerProblems::accountNotFound);
         Responses.ok(res, json(account));
     }
 

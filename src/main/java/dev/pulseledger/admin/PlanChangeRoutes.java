@@ -3,7 +3,6 @@ package dev.pulseledger.admin;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.http.JsonBody;
-import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Queued;
 import dev.pulseledger.http.Requests;
@@ -14,6 +13,8 @@ import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.ledger.core.CancelPlanChangeResult;
 import dev.pulseledger.ledger.core.InPeriodChangeResult;
 import dev.pulseledger.ledger.core.PlanChangeTiming;
+import dev.pulseledger.ledger.core.Refusal;
+import dev.pulseledger.ledger.web.LedgerProblems;
 import dev.pulseledger.ledger.write.LedgerWriter;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -106,13 +107,7 @@ public final class PlanChangeRoutes {
                                         scheduled.pending().planId(),
                                         Times.format(scheduled.pending().at())),
                                 scheduled.replaced().orElse(null)));
-            case InPeriodChangeResult.SamePlan same ->
-                throw new ProblemException(
-                        ProblemCode.PLAN_UNCHANGED,
-                        "The account is on this plan already; to drop a waiting change, DELETE it.");
-            case InPeriodChangeResult.UnknownPlan unknown ->
-                throw new ProblemException(ProblemCode.UNKNOWN_PLAN, "No plan has this planId.");
-            case InPeriodChangeResult.AccountNotFound notFound -> throw AccountAdminRoutes.accountNotFound();
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -126,10 +121,7 @@ public final class PlanChangeRoutes {
                                 new PlanJson.PendingChangeBody(
                                         cancelled.cancelled().planId(),
                                         Times.format(cancelled.cancelled().at()))));
-            case CancelPlanChangeResult.NothingPending none ->
-                throw new ProblemException(
-                        ProblemCode.PLAN_CHANGE_NOT_FOUND, "No plan change waits for this account's period to end.");
-            case CancelPlanChangeResult.AccountNotFound notFound -> throw AccountAdminRoutes.accountNotFound();
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 }

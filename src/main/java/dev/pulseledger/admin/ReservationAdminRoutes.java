@@ -6,6 +6,7 @@ import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.ledger.read.ReservationQueries;
+import dev.pulseledger.ledger.web.LedgerProblems;
 import dev.pulseledger.ledger.web.ReservationRoutes;
 import dev.pulseledger.ledger.write.LedgerWriter;
 import io.helidon.webserver.http.ServerRequest;
@@ -29,7 +30,7 @@ public final class ReservationAdminRoutes {
 
     private void list(ServerRequest req, ServerResponse res) {
         Account account =
-                accounts.find(Requests.pathParam(req, "accountId")).orElseThrow(AccountAdminRoutes::accountNotFound);
+                accounts.find(Requests.pathParam(req, "accountId")).orElseThrow(LedgerProblems::accountNotFound);
         Responses.ok(res, ReservationRoutes.page(req, reservations, ledger, account.id()));
     }
 }

@@ -21,6 +21,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.util.function.BiPredicate;
 
 /** Plans, accounts and keys, and who a request's caller is: the admin keys, the key directory and its feed. */
 public record AccessModule(
@@ -62,10 +63,13 @@ public record AccessModule(
                 changes, plans, accounts, keys, adminKeys, authenticator, planLimits, access, operators);
     }
 
-    /** The admin routes of plans, keys and operators. */
-    public void register(RouteTable routes, Clock clock) {
+    /**
+     * The admin routes of plans, keys and operators; {@code hasPool} tells whether an account has a pool, for
+     * the pools that keys' budgets name.
+     */
+    public void register(RouteTable routes, BiPredicate<String, String> hasPool, Clock clock) {
         new PlanAdminRoutes(plans, clock).register(routes);
-        new KeyAdminRoutes(authenticator, keys, accounts, clock).register(routes);
+        new KeyAdminRoutes(authenticator, keys, accounts, hasPool, clock).register(routes);
         operators.register(routes, authenticator, clock);
     }
 

@@ -99,7 +99,8 @@ final class DemoSeed {
                         now,
                         Optional.empty(),
                         Optional.empty()),
-                Secrets.sha256Hex(secret));
+                Secrets.sha256Hex(secret),
+                List.of());
         return new Seeded(account.id(), secret);
     }
 

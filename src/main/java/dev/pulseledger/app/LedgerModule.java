@@ -17,6 +17,7 @@ import dev.pulseledger.ledger.read.ReservationQueries;
 import dev.pulseledger.ledger.read.SlaMeter;
 import dev.pulseledger.ledger.read.SlaReports;
 import dev.pulseledger.ledger.read.SpendingQueries;
+import dev.pulseledger.ledger.web.KeyRoutes;
 import dev.pulseledger.ledger.web.ReservationRoutes;
 import dev.pulseledger.ledger.web.SlaRoutes;
 import dev.pulseledger.ledger.web.TokenJson;
@@ -112,6 +113,7 @@ public record LedgerModule(
                 .register(routes);
         new ReservationRoutes(writer, reservations).register(routes);
         new UsageRoutes(history, clock).register(routes);
+        new KeyRoutes(access.keys(), history, clock).register(routes);
         slaRoutes(access, clock).registerApi(routes);
     }
 

@@ -52,7 +52,7 @@ public record Modules(
         status.registerPulse(routes);
         events.registerStreams(routes, config, access.access(), ledger.history(), metrics);
         ledger.registerApi(routes, access, metrics, clock);
-        access.register(routes, clock);
+        access.register(routes, ledger.history()::hasPool, clock);
         ledger.registerAdmin(routes, access, clock);
         status.registerAdmin(routes, clock);
         events.registerAdmin(routes, clock);

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.pulseledger.http.Json;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.Writer;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -65,6 +68,29 @@ final class OperatorClient implements AutoCloseable {
 
     Answer patch(String path, RequestBody body) {
         return exchange("PATCH", path, Optional.of(body.fields()));
+    }
+
+    /**
+     * GETs a file the service streams (an export, not JSON) and copies it into {@code sink} as it comes,
+     * with no size limit; a refusal or failure is read as a problem like any other answer.
+     */
+    void download(String path, String accept, Writer sink) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUri + path))
+                .timeout(REQUEST_TIMEOUT)
+                .header("X-ApiKey", adminKey)
+                .header("Accept", accept + ", application/problem+json")
+                .header("User-Agent", "pulseledger-cli")
+                .GET()
+                .build();
+        HttpResponse<InputStream> response = send(request);
+        if (response.statusCode() >= 300) {
+            throw refusedOrFailed(response.statusCode(), parse(read(response), response.statusCode()));
+        }
+        try (Reader body = new InputStreamReader(response.body(), StandardCharsets.UTF_8)) {
+            body.transferTo(sink);
+        } catch (IOException e) {
+            throw unavailable("the answer from " + baseUri + " broke off (" + describe(e) + ")");
+        }
     }
 
     /** One path segment from user input, percent-encoded so it cannot change the path. */

@@ -4,6 +4,7 @@ import static dev.pulseledger.cli.Output.column;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
         name = "status-subscribers",
-        description = "List, search, add (webhooks), show and delete the status page's subscribers.")
+        description = "List, search, export, add (webhooks), show and delete the status page's subscribers.")
 public final class StatusSubscribersCommand extends CommandGroup {
     private static final String PATH = "/admin/status-subscribers";
 
@@ -45,7 +46,10 @@ public final class StatusSubscribersCommand extends CommandGroup {
     int list(
             @Mixin OperatorOptions options,
             @Mixin PageOptions page,
-            @Option(names = "--search", paramLabel = "TEXT", description = "Only addresses that contain TEXT.")
+            @Option(
+                            names = "--search",
+                            paramLabel = "TEXT",
+                            description = "Only email addresses or webhook URLs that contain TEXT (any case).")
                     @Nullable
                     String search) {
         String query = page.query();
@@ -54,6 +58,20 @@ public final class StatusSubscribersCommand extends CommandGroup {
         }
         String path = PATH + query;
         return options.run(client -> client.get(path), SUBSCRIBERS);
+    }
+
+    @Command(
+            name = "export",
+            description = "Write every subscriber as CSV (addresses included) to standard output or a file.")
+    int export(
+            @Mixin OperatorOptions options,
+            @Option(
+                            names = {"-o", "--output"},
+                            paramLabel = "FILE",
+                            description = "Write to FILE (readable by you alone) instead of standard output.")
+                    @Nullable
+                    Path file) {
+        return options.download(PATH + "/export", "text/csv", file);
     }
 
     @Command(name = "get", description = "Show one subscriber.")

@@ -9,6 +9,7 @@ import dev.pulseledger.keys.KeyStore;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -51,7 +52,7 @@ final class KeyPages {
             accountPages.showFailed(res, session, accountId, form, "keys");
             return;
         }
-        switch (issuer.issue(accountId, name.orElse(""), Optional.empty(), clock.instant())) {
+        switch (issuer.issue(accountId, name.orElse(""), Optional.empty(), List.of(), clock.instant())) {
             case KeyIssuer.Issue.Issued issued -> {
                 authenticator.catchUp();
                 view.render(

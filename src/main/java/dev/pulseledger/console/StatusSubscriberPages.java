@@ -4,6 +4,7 @@ import dev.pulseledger.console.ConsoleSessions.Session;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.status.subscribers.Subscriber;
+import dev.pulseledger.status.subscribers.SubscriberCsv;
 import dev.pulseledger.status.subscribers.SubscriberDirectory;
 import dev.pulseledger.status.subscribers.SubscriberStore;
 import dev.pulseledger.store.Page;
@@ -15,7 +16,8 @@ import java.util.Optional;
 
 /**
  * Status subscribers (CONTRACT §15): counts per service, a page of subscribers found by part of their
- * address, and a delete for each. Addresses are shown here, to operators who may read them, and nowhere else.
+ * address or URL, a delete for each, and the whole list as CSV. Addresses are shown here, to operators who
+ * may read them, and nowhere else.
  */
 final class StatusSubscriberPages {
     static final int PAGE_SIZE = 50;
@@ -32,6 +34,7 @@ final class StatusSubscriberPages {
 
     void register(RouteTable routes, ConsoleGuard guard) {
         routes.get("/console/status-subscribers", guard.page(this::list))
+                .get("/console/status-subscribers/export", guard.page(this::export))
                 .post("/console/status-subscribers/{subscriberId}/delete", guard.change(this::delete));
     }
 
@@ -55,6 +58,11 @@ final class StatusSubscriberPages {
                         ? "Subscriber deleted: no more notices go to it."
                         : "");
         view.render(res, 200, "status-subscribers", Optional.of(session), model);
+    }
+
+    /** The same CSV as {@code GET /admin/status-subscribers/export}, for the signed-in operator. */
+    private void export(ServerRequest req, ServerResponse res, Session session) {
+        SubscriberCsv.send(res, directory);
     }
 
     private void delete(ServerRequest req, ServerResponse res, Session session, Form form) {

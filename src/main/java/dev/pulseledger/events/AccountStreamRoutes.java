@@ -30,6 +30,8 @@ public final class AccountStreamRoutes {
             "credits.expired",
             "reservation.expired",
             "sla.credited",
+            "key.budget_warning",
+            "key.budget_exhausted",
             "plan.changed",
             "plan.change_scheduled");
 

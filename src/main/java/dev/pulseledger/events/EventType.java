@@ -13,6 +13,8 @@ public enum EventType {
     CREDITS_EXPIRED("credits.expired"),
     RESERVATION_EXPIRED("reservation.expired"),
     SLA_CREDITED("sla.credited"),
+    KEY_BUDGET_WARNING("key.budget_warning"),
+    KEY_BUDGET_EXHAUSTED("key.budget_exhausted"),
     PLAN_CHANGED("plan.changed"),
     PLAN_CHANGE_SCHEDULED("plan.change_scheduled"),
     // What status subscribers hear of (CONTRACT §15), one type per kind of notice.

@@ -28,6 +28,7 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                     CreditsExpired,
                     ReservationExpired,
                     SlaCredited,
+                    KeyBudgetReached,
                     PlanChanged,
                     PlanChangeScheduled,
                     StatusNoticed {}
@@ -85,6 +86,23 @@ public record NewEvent(EventType type, NewEvent.Data data) {
             List<String> incidents,
             long balance)
             implements Data {}
+
+    /**
+     * A key's use of a pool in a budget's window reached 80 % ({@code key.budget_warning}) or 100 %
+     * ({@code key.budget_exhausted}) of the budget; {@code resetsAt} is the window's end.
+     */
+    public record KeyBudgetReached(
+            String accountId,
+            String keyId,
+            KeyBudgetData budget,
+            long used,
+            long remaining,
+            String windowStart,
+            String resetsAt)
+            implements Data {}
+
+    /** A key budget as an event shows it. */
+    public record KeyBudgetData(String pool, String period, long tokens) {}
 
     /**
      * The account moved from {@code previousPlanId} to {@code planId} at {@code at}, {@code when} being {@code now}
@@ -238,6 +256,29 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                         amount,
                         List.copyOf(incidents),
                         balance));
+    }
+
+    /** A key budget's window reached 80 % of the budget, or all of it when {@code exhausted}. */
+    public static NewEvent keyBudgetReached(
+            boolean exhausted,
+            String accountId,
+            String keyId,
+            String pool,
+            String period,
+            long tokens,
+            long used,
+            Instant windowStart,
+            Instant resetsAt) {
+        return new NewEvent(
+                exhausted ? EventType.KEY_BUDGET_EXHAUSTED : EventType.KEY_BUDGET_WARNING,
+                new KeyBudgetReached(
+                        accountId,
+                        keyId,
+                        new KeyBudgetData(pool, period, tokens),
+                        used,
+                        Math.max(0, tokens - used),
+                        Times.format(windowStart),
+                        Times.format(resetsAt)));
     }
 
     /** The account moved to another plan within its period (CONTRACT §13). */

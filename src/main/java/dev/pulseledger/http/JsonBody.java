@@ -69,7 +69,19 @@ public final class JsonBody {
 
     /** A required array of 1 to {@code maxItems} objects with only the {@code allowed} fields. */
     public List<JsonBody> requiredObjectList(String field, int maxItems, Set<String> allowed) {
-        JsonNode value = requiredArray(field, maxItems, "objects");
+        return objects(field, requiredArray(field, 1, maxItems, "objects"), allowed);
+    }
+
+    /** An optional array of 0 to {@code maxItems} objects with only the {@code allowed} fields; empty when absent. */
+    public Optional<List<JsonBody>> optionalObjectList(String field, int maxItems, Set<String> allowed) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        return Optional.of(objects(field, requiredArray(field, 0, maxItems, "objects"), allowed));
+    }
+
+    private List<JsonBody> objects(String field, JsonNode value, Set<String> allowed) {
         List<JsonBody> items = new ArrayList<>(value.size());
         for (int i = 0; i < value.size(); i++) {
             String itemPath = path + field + "[" + i + "]";
@@ -181,7 +193,7 @@ public final class JsonBody {
 
     /** A required array of 1 to {@code maxItems} strings of at most {@code maxLength} characters each. */
     public List<String> requiredStringList(String field, int maxItems, int maxLength) {
-        JsonNode value = requiredArray(field, maxItems, "strings");
+        JsonNode value = requiredArray(field, 1, maxItems, "strings");
         List<String> items = new ArrayList<>(value.size());
         for (JsonNode item : value) {
             if (!item.isTextual() || item.textValue().length() > maxLength) {
@@ -218,13 +230,14 @@ public final class JsonBody {
         return Optional.of(entries);
     }
 
-    private JsonNode requiredArray(String field, int maxItems, String items) {
+    private JsonNode requiredArray(String field, int minItems, int maxItems, String items) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             throw ProblemException.invalidField(path + field, "is required");
         }
-        if (!value.isArray() || value.isEmpty() || value.size() > maxItems) {
-            throw ProblemException.invalidField(path + field, "must be an array of 1 to " + maxItems + " " + items);
+        if (!value.isArray() || value.size() < minItems || value.size() > maxItems) {
+            throw ProblemException.invalidField(
+                    path + field, "must be an array of " + minItems + " to " + maxItems + " " + items);
         }
         return value;
     }

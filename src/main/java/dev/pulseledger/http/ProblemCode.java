@@ -36,6 +36,7 @@ public enum ProblemCode {
     MISSING_API_KEY(401),
     // 402 Payment Required
     INSUFFICIENT_BALANCE(402),
+    KEY_BUDGET_EXCEEDED(402),
     // 403 Forbidden
     ACCOUNT_SUSPENDED(403),
     FORBIDDEN(403),

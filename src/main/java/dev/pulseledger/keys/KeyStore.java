@@ -3,12 +3,15 @@ package dev.pulseledger.keys;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Rows;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -30,6 +33,14 @@ public final class KeyStore {
     private static final String REVOKE =
             "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING key_hash";
     private static final String EXISTS = "SELECT 1 FROM api_keys WHERE id = ?";
+    private static final String SELECT_BY_ID =
+            "SELECT id, account_id, name, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE id = ?";
+    private static final String INSERT_BUDGET =
+            "INSERT INTO key_budgets (key_id, pool, period, tokens, position, set_at) VALUES (?, ?, ?, ?, ?, ?)";
+    private static final String DELETE_BUDGETS = "DELETE FROM key_budgets WHERE key_id = ?";
+    private static final String SELECT_BUDGETS_OF_ACCOUNT = "SELECT b.key_id, b.pool, b.period, b.tokens"
+            + " FROM key_budgets b JOIN api_keys k ON k.id = b.key_id WHERE k.account_id = ?"
+            + " ORDER BY b.key_id, b.position";
     /** The first admin key belongs to the first owner (CONTRACT §17), the earliest owner not disabled. */
     private static final String INSERT_ADMIN =
             "INSERT INTO admin_keys (key_hash, created_at, prefix, id, name, operator_id) VALUES (?, ?, ?, ?,"
@@ -57,7 +68,8 @@ public final class KeyStore {
         this.changes = changes;
     }
 
-    public void create(ApiKey key, String keyHash) {
+    /** Stores a new key with its budgets (CONTRACT §14). */
+    public void create(ApiKey key, String keyHash, List<KeyBudget> budgets) {
         database.runInTransaction(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
                 ps.setString(1, key.id());
@@ -69,8 +81,73 @@ public final class KeyStore {
                 Rows.setOptionalInstant(ps, 7, key.expiresAt());
                 ps.executeUpdate();
             }
+            insertBudgets(connection, key.id(), budgets, key.createdAt());
             changes.append(connection, AccessChange.Kind.KEY, keyHash);
         });
+    }
+
+    /** The key with this id, revoked or not. */
+    public Optional<ApiKey> find(String keyId) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_BY_ID)) {
+                ps.setString(1, keyId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(apiKey(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    /** Replaces the key's budgets with {@code budgets} (none clears them), as of {@code at}. */
+    public void replaceBudgets(String keyId, List<KeyBudget> budgets, Instant at) {
+        database.runInTransaction(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(DELETE_BUDGETS)) {
+                ps.setString(1, keyId);
+                ps.executeUpdate();
+            }
+            insertBudgets(connection, keyId, budgets, at);
+        });
+    }
+
+    /** The budgets of the account's keys, by key id, each key's in its order; a key without any is absent. */
+    public Map<String, List<KeyBudget>> budgetsOfAccount(String accountId) {
+        return database.read(connection -> {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_BUDGETS_OF_ACCOUNT)) {
+                ps.setString(1, accountId);
+                Map<String, List<KeyBudget>> budgets = new HashMap<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        budgets.computeIfAbsent(rs.getString("key_id"), id -> new ArrayList<>())
+                                .add(new KeyBudget(
+                                        rs.getString("pool"),
+                                        BudgetPeriod.fromWire(rs.getString("period"))
+                                                .orElseThrow(),
+                                        rs.getLong("tokens")));
+                    }
+                }
+                return budgets;
+            }
+        });
+    }
+
+    private static void insertBudgets(Connection connection, String keyId, List<KeyBudget> budgets, Instant at)
+            throws SQLException {
+        if (budgets.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_BUDGET)) {
+            for (int i = 0; i < budgets.size(); i++) {
+                KeyBudget budget = budgets.get(i);
+                ps.setString(1, keyId);
+                ps.setString(2, budget.pool());
+                ps.setString(3, budget.period().wire());
+                ps.setLong(4, budget.tokens());
+                ps.setInt(5, i);
+                ps.setLong(6, at.toEpochMilli());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 
     public List<ApiKey> listForAccount(String accountId) {

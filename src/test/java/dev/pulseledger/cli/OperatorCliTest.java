@@ -14,6 +14,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -329,12 +332,12 @@ class OperatorCliTest {
     }
 
     @Test
-    void statusSubscribersAreAddedListedSearchedAndDeletedFromTheTerminal() {
+    void statusSubscribersAreAddedListedSearchedExportedAndDeletedFromTheTerminal() throws IOException {
         ok("services", "put", "cli-notified", "--name", "Notified");
         JsonNode added = ok(
                         "status-subscribers",
                         "add-webhook",
-                        "https://hooks.example.com/cli-status",
+                        "https://hooks.example.com/CLI-Status",
                         "--service",
                         "cli-notified",
                         "--json")
@@ -343,16 +346,38 @@ class OperatorCliTest {
         assertThat(added.get("secret").asText()).startsWith("whsec_");
         String listed = ok("status-subscribers", "list").out();
         assertThat(listed)
-                .contains(id, "webhook", "https://hooks.example.com/cli-status", "confirmed")
+                .contains(id, "webhook", "https://hooks.example.com/CLI-Status", "confirmed")
                 .contains("Counts: ")
                 .contains("\"cli-notified\":1");
+        // The search finds a webhook by part of its URL, in any case.
+        assertThat(ok("status-subscribers", "list", "--search", "cli-status").out())
+                .contains(id);
+        assertThat(ok("status-subscribers", "list", "--search", "elsewhere.example")
+                        .out())
+                .startsWith("(none)");
+        String csv = ok("status-subscribers", "export").out();
+        assertThat(csv)
+                .startsWith("id,type,email,url,services,status,created_at,confirmed_at\r\n")
+                .contains(id + ",webhook,,https://hooks.example.com/CLI-Status,cli-notified,confirmed,");
+        Path file = Files.createTempDirectory("cli-export").resolve("subscribers.csv");
+        assertThat(ok("status-subscribers", "export", "--output", file.toString())
+                        .out())
+                .isEqualTo("Wrote " + file + ".\n");
+        assertThat(Files.readString(file)).isEqualTo(csv);
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                    .as("an export of personal data is its owner's alone")
+                    .isEqualTo("rw-------");
+        }
         assertThat(ok("status-subscribers", "get", id).out()).contains("cli-notified");
         assertThat(ok("status-subscribers", "delete", id).out()).contains("Deleted " + id + ".");
         assertThat(cli("status-subscribers", "get", id).exitCode()).isEqualTo(ExitCodes.REFUSED);
-        // The search is by email address: a webhook's URL is not one.
         assertThat(ok("status-subscribers", "list", "--search", "cli-status").out())
                 .startsWith("(none)");
         assertThat(ok("status-subscribers", "list").out()).doesNotContain(id);
+        Run refused = bare("status-subscribers", "export", "--url", node.baseUrl(), "--admin-key", "pl_admin_wrong");
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(refused.out()).isEmpty();
         ok("services", "delete", "cli-notified");
     }
 

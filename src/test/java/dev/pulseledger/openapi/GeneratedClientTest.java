@@ -46,6 +46,7 @@ class GeneratedClientTest {
             "getUsage",
             "getPlan",
             "getSla",
+            "getKey",
             "spendTokens",
             "listSpendings",
             "getSpending",
@@ -77,6 +78,7 @@ class GeneratedClientTest {
                     .isEqualTo(1000);
             assertThat(tokens.getPlan(null).getId()).isNotBlank();
             assertThat(tokens.getSla(null).getSla()).isNull();
+            assertThat(tokens.getKey(null).getBudgets()).isEmpty();
             Spent spent = tokens.spendTokens(100, "order-1", null, null);
             assertThat(spent.getBalance()).isEqualTo(900);
             assertThat(tokens.spendTokens(100, "order-1", null, null).getSpendingId())

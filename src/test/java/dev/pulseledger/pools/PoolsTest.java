@@ -173,7 +173,7 @@ class PoolsTest {
         }
     }
 
-    private static void credit(TestNode node, String accountId, String pool, long amount) {
+    static void credit(TestNode node, String accountId, String pool, long amount) {
         Reply reply =
                 node.admin().post("/admin/accounts/" + accountId + "/credits", Map.of("amount", amount, "pool", pool));
         assertThat(reply.status()).as(reply.toString()).isEqualTo(201);

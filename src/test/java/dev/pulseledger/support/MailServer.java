@@ -37,6 +37,10 @@ public final class MailServer implements AutoCloseable {
         return new MailServer(greenMail.getSmtp().getPort(), greenMail);
     }
 
+    public int port() {
+        return port;
+    }
+
     public String url() {
         return "smtp://127.0.0.1:" + port;
     }

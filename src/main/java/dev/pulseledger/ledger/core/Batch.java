@@ -19,10 +19,11 @@ public final class Batch implements CommandRules {
     Batch(LedgerState read, Instant at, Supplier<String> grantIds) {
         this.state = new BatchState(read, at, grantIds);
         GrantRules grants = new GrantRules(state);
-        HoldRules holds = new HoldRules(state, grants);
+        KeyBudgetRules budgets = new KeyBudgetRules(state);
+        HoldRules holds = new HoldRules(state, grants, budgets);
         this.periods = new PeriodRules(state, grants, holds);
-        this.spends = new SpendRules(state, grants, periods);
-        this.reservations = new ReservationRules(state, grants, periods, holds);
+        this.spends = new SpendRules(state, grants, periods, budgets);
+        this.reservations = new ReservationRules(state, grants, periods, holds, budgets);
         this.accounts = new AccountRules(state, grants, periods);
         this.slas = new SlaRules(state, grants, periods);
         this.planChanges = new PlanChangeRules(state, periods);

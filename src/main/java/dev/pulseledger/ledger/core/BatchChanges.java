@@ -33,4 +33,5 @@ final class BatchChanges {
     final Set<String> endedReservationIds = new LinkedHashSet<>();
     final Map<SlaPeriod.Key, SlaPeriod> slaPeriods = new LinkedHashMap<>();
     final Map<String, Revocation> revocations = new LinkedHashMap<>();
+    final List<BudgetNotice> budgetNotices = new ArrayList<>();
 }

@@ -34,6 +34,9 @@ final class BatchState {
     final Map<String, List<Allocation>> allocations = new HashMap<>();
 
     final Map<String, Reservation> reservations;
+    /** The budgets of the batch's keys in their windows, as its commands leave them, by key id. */
+    final Map<String, List<BudgetWindow>> budgets = new HashMap<>();
+
     final BatchChanges changes = new BatchChanges();
 
     BatchState(LedgerState read, Instant now, Supplier<String> grantIds) {
@@ -51,6 +54,7 @@ final class BatchState {
         }
         read.allocations().forEach((ownerId, list) -> allocations.put(ownerId, new ArrayList<>(list)));
         this.reservations = new HashMap<>(read.reservations());
+        read.keyBudgets().forEach((keyId, windows) -> budgets.put(keyId, new ArrayList<>(windows)));
     }
 
     String newGrantId() {
@@ -162,6 +166,7 @@ final class BatchState {
                         .filter(a -> a.poolsChanged)
                         .collect(Collectors.toMap(a -> a.id, a -> Set.copyOf(a.pools))),
                 List.copyOf(changes.slaPeriods.values()),
-                List.copyOf(changes.revocations.values()));
+                List.copyOf(changes.revocations.values()),
+                changes.budgetNotices);
     }
 }

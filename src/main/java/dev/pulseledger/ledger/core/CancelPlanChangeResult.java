@@ -7,7 +7,7 @@ public sealed interface CancelPlanChangeResult extends LedgerOutcome {
     record Cancelled(PendingPlanChange cancelled) implements CancelPlanChangeResult {}
 
     /** No change was waiting: nothing changed. */
-    record NothingPending() implements CancelPlanChangeResult {}
+    record NothingPending() implements CancelPlanChangeResult, Refusal {}
 
-    record AccountNotFound() implements CancelPlanChangeResult {}
+    record AccountNotFound() implements CancelPlanChangeResult, Refusal {}
 }

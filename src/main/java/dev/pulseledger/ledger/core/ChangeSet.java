@@ -34,6 +34,7 @@ import java.util.Set;
  * @param slaPeriods the SLA periods the batch measured, credited or not
  * @param revocations the grants the batch revoked
  * @param accountPools the named pools of each account that got a new one, all of them
+ * @param budgetNotices the key budget windows that reached a level, each raising its event
  */
 public record ChangeSet(
         Instant at,
@@ -53,9 +54,11 @@ public record ChangeSet(
         List<Reservation> endedReservations,
         Map<String, Set<String>> accountPools,
         List<SlaPeriod> slaPeriods,
-        List<Revocation> revocations) {
+        List<Revocation> revocations,
+        List<BudgetNotice> budgetNotices) {
 
     public ChangeSet {
+        budgetNotices = List.copyOf(budgetNotices);
         newAccounts = List.copyOf(newAccounts);
         balances = Map.copyOf(balances);
         periods = List.copyOf(periods);

@@ -8,14 +8,14 @@ public sealed interface CreditResult extends LedgerOutcome {
     record Credited(long balance, Instant at) implements CreditResult {}
 
     /** No account has that id. */
-    record AccountNotFound() implements CreditResult {}
+    record AccountNotFound() implements CreditResult, Refusal {}
 
     /** The credit's expiry is not after the moment it would be granted. */
-    record ExpiryNotInFuture() implements CreditResult {}
+    record ExpiryNotInFuture() implements CreditResult, Refusal {}
 
     /** The credit names a new pool, and the account has the most pools it may have already. */
-    record PoolLimitReached(int limit) implements CreditResult {}
+    record PoolLimitReached(int limit) implements CreditResult, Refusal {}
 
     /** The credit would take the balance above {@link LedgerCore#MAX_BALANCE}. */
-    record BalanceLimitReached() implements CreditResult {}
+    record BalanceLimitReached() implements CreditResult, Refusal {}
 }

@@ -10,10 +10,12 @@ import java.util.Optional;
 final class HoldRules {
     private final BatchState batch;
     private final GrantRules grants;
+    private final KeyBudgetRules budgets;
 
-    HoldRules(BatchState batch, GrantRules grants) {
+    HoldRules(BatchState batch, GrantRules grants, KeyBudgetRules budgets) {
         this.batch = batch;
         this.grants = grants;
+        this.budgets = budgets;
     }
 
     /** The reservation as it stands, expired first if its expiry has come while it was held. */
@@ -36,8 +38,12 @@ final class HoldRules {
         return ended;
     }
 
-    /** Everything the reservation holds goes back to its pool's balance, with a release line. */
+    /**
+     * Everything the reservation holds goes back to its pool's balance, with a release line, and to its key's
+     * budgets in the window it was made in.
+     */
     void releaseLine(WorkingAccount account, Reservation reservation) {
+        budgets.count(account.id, charge(reservation), reservation.pool(), -reservation.amount());
         batch.addToBalance(account, reservation.pool(), reservation.amount());
         batch.line(
                 account,
@@ -46,6 +52,11 @@ final class HoldRules {
                 reservation.amount(),
                 Optional.of(reservation.id()),
                 Optional.empty());
+    }
+
+    /** The key a hold is charged to, at the time it was made. */
+    static Optional<KeyCharge> charge(Reservation reservation) {
+        return reservation.keyId().map(keyId -> new KeyCharge(keyId, reservation.createdAt()));
     }
 
     void end(Reservation ended) {

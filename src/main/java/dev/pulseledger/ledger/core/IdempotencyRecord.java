@@ -100,7 +100,14 @@ public record IdempotencyRecord(
         }
         if (SPENT.equals(outcome)) {
             Spending spending = new Spending(
-                    subjectId.orElseThrow(), accountId, repeat.pool(), amount, 0, createdAt, Optional.empty());
+                    subjectId.orElseThrow(),
+                    accountId,
+                    repeat.pool(),
+                    amount,
+                    0,
+                    createdAt,
+                    Optional.empty(),
+                    Optional.empty());
             return new SpendResult.Spent(spending, balance, true);
         }
         return new SpendResult.InsufficientBalance(balance, amount, true);
@@ -115,7 +122,8 @@ public record IdempotencyRecord(
                     repeat.pool(),
                     amount,
                     createdAt,
-                    createdAt.plus(Duration.ofSeconds(detail)));
+                    createdAt.plus(Duration.ofSeconds(detail)),
+                    repeat.keyId());
             return new ReserveResult.Reserved(first, balance, true);
         }
         if (same && RESERVE_INSUFFICIENT_BALANCE.equals(outcome)) {
@@ -139,7 +147,8 @@ public record IdempotencyRecord(
                 current.amount(),
                 detail,
                 current.createdAt(),
-                Optional.of(createdAt));
+                Optional.of(createdAt),
+                current.charge());
         return new RevertResult.Reverted(first, balance, true);
     }
 }

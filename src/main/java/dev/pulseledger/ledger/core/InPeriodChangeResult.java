@@ -20,9 +20,9 @@ public sealed interface InPeriodChangeResult extends LedgerOutcome {
             implements InPeriodChangeResult {}
 
     /** The account is on that plan already: nothing changed. */
-    record SamePlan() implements InPeriodChangeResult {}
+    record SamePlan() implements InPeriodChangeResult, Refusal {}
 
-    record UnknownPlan() implements InPeriodChangeResult {}
+    record UnknownPlan() implements InPeriodChangeResult, Refusal {}
 
-    record AccountNotFound() implements InPeriodChangeResult {}
+    record AccountNotFound() implements InPeriodChangeResult, Refusal {}
 }

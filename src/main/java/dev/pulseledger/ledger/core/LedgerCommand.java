@@ -57,7 +57,8 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
 
     /**
      * Hold {@code amount} tokens for {@code lifetime}, under the reservation id chosen before the first
-     * attempt so that a retry after an ambiguous commit can tell whether the first attempt landed.
+     * attempt so that a retry after an ambiguous commit can tell whether the first attempt landed;
+     * {@code keyId} is the key that asks, whose budgets the hold must fit (CONTRACT §14).
      */
     record Reserve(
             String accountId,
@@ -65,7 +66,8 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
             Duration lifetime,
             Optional<String> idempotencyKey,
             String reservationId,
-            String pool)
+            String pool,
+            Optional<String> keyId)
             implements LedgerCommand<ReserveResult> {
         @Override
         public ReserveResult decideBy(CommandRules rules) {
@@ -78,14 +80,14 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
             }
         }
 
-        /** A hold in the {@code default} pool. */
+        /** A hold by no key in the {@code default} pool. */
         public Reserve(
                 String accountId,
                 long amount,
                 Duration lifetime,
                 Optional<String> idempotencyKey,
                 String reservationId) {
-            this(accountId, amount, lifetime, idempotencyKey, reservationId, Pools.DEFAULT);
+            this(accountId, amount, lifetime, idempotencyKey, reservationId, Pools.DEFAULT, Optional.empty());
         }
     }
 

@@ -27,6 +27,8 @@ import java.util.Set;
  * @param measuredSlaPeriods those of the batch's SLA periods that were measured already
  * @param revokedGrants those of the batch's grants to revoke that were revoked already; the grants
  *     themselves are with their accounts' grants
+ * @param keyBudgets the budgets of the keys that spend or hold in the batch, each in its current window,
+ *     by key id; a key without budgets is absent
  */
 public record LedgerState(
         Map<String, AccountState> accounts,
@@ -38,9 +40,11 @@ public record LedgerState(
         Map<String, Reservation> reservations,
         Map<String, Instant> holdsDueAfter,
         Set<SlaPeriod.Key> measuredSlaPeriods,
-        Set<String> revokedGrants) {
+        Set<String> revokedGrants,
+        Map<String, List<BudgetWindow>> keyBudgets) {
 
     public LedgerState {
+        keyBudgets = Map.copyOf(keyBudgets);
         revokedGrants = Set.copyOf(revokedGrants);
         measuredSlaPeriods = Set.copyOf(measuredSlaPeriods);
         accounts = Map.copyOf(accounts);

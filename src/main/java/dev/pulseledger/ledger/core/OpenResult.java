@@ -7,5 +7,5 @@ public sealed interface OpenResult extends LedgerOutcome {
     record Opened(Account account) implements OpenResult {}
 
     /** No plan has the account's plan id; nothing was created. */
-    record UnknownPlan() implements OpenResult {}
+    record UnknownPlan() implements OpenResult, Refusal {}
 }

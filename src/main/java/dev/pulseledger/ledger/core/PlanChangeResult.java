@@ -7,7 +7,7 @@ public sealed interface PlanChangeResult extends LedgerOutcome {
     /** The account is on the plan; {@code period} is its current period. */
     record Changed(Period period) implements PlanChangeResult {}
 
-    record UnknownPlan() implements PlanChangeResult {}
+    record UnknownPlan() implements PlanChangeResult, Refusal {}
 
-    record AccountNotFound() implements PlanChangeResult {}
+    record AccountNotFound() implements PlanChangeResult, Refusal {}
 }

@@ -6,8 +6,8 @@ public sealed interface ReleaseResult extends LedgerOutcome {
     record Released(Reservation reservation) implements ReleaseResult {}
 
     /** No reservation with that id belongs to the account. */
-    record NotFound() implements ReleaseResult {}
+    record NotFound() implements ReleaseResult, Refusal {}
 
     /** It was settled or expired, so there is nothing left to release. */
-    record NotHeld(Reservation reservation) implements ReleaseResult {}
+    record NotHeld(Reservation reservation) implements ReleaseResult, Refusal {}
 }

@@ -19,7 +19,8 @@ public record Reservation(
         Optional<Long> settledAmount,
         Optional<String> spendingId,
         Optional<Instant> endedAt,
-        Optional<Long> endBalance) {
+        Optional<Long> endBalance,
+        Optional<String> keyId) {
 
     public Reservation {
         if (amount <= 0 || (status == ReservationStatus.HELD) == endedAt.isPresent()) {
@@ -28,7 +29,13 @@ public record Reservation(
     }
 
     static Reservation held(
-            String id, String accountId, String pool, long amount, Instant createdAt, Instant expiresAt) {
+            String id,
+            String accountId,
+            String pool,
+            long amount,
+            Instant createdAt,
+            Instant expiresAt,
+            Optional<String> keyId) {
         return new Reservation(
                 id,
                 accountId,
@@ -40,7 +47,8 @@ public record Reservation(
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
-                Optional.empty());
+                Optional.empty(),
+                keyId);
     }
 
     /** True once its expiry has come while it was still held. */
@@ -60,7 +68,8 @@ public record Reservation(
                 Optional.of(settled),
                 spending,
                 Optional.of(at),
-                Optional.of(balance));
+                Optional.of(balance),
+                keyId);
     }
 
     /** Released or expired: every held token returned. */
@@ -76,6 +85,7 @@ public record Reservation(
                 Optional.empty(),
                 Optional.empty(),
                 Optional.of(at),
-                Optional.of(balance));
+                Optional.of(balance),
+                keyId);
     }
 }

@@ -16,12 +16,15 @@ final class ReservationRules {
     private final GrantRules grants;
     private final PeriodRules periods;
     private final HoldRules holds;
+    private final KeyBudgetRules budgets;
 
-    ReservationRules(BatchState batch, GrantRules grants, PeriodRules periods, HoldRules holds) {
+    ReservationRules(
+            BatchState batch, GrantRules grants, PeriodRules periods, HoldRules holds, KeyBudgetRules budgets) {
         this.batch = batch;
         this.grants = grants;
         this.periods = periods;
         this.holds = holds;
+        this.budgets = budgets;
     }
 
     ReserveResult reserve(LedgerCommand.Reserve command) {
@@ -43,6 +46,10 @@ final class ReservationRules {
         if (!account.has(pool)) {
             return new ReserveResult.PoolNotFound(pool);
         }
+        Optional<BudgetWindow> over = budgets.exceeded(command.keyId(), pool, command.amount());
+        if (over.isPresent()) {
+            return new ReserveResult.KeyBudgetExceeded(over.get());
+        }
         ReserveResult result;
         if (account.balance(pool) >= command.amount()) {
             grants.draw(account, pool, command.reservationId(), command.amount());
@@ -53,11 +60,13 @@ final class ReservationRules {
                     pool,
                     command.amount(),
                     batch.now,
-                    batch.now.plus(command.lifetime()));
+                    batch.now.plus(command.lifetime()),
+                    command.keyId());
             batch.reservations.put(held.id(), held);
             batch.changes.newReservationIds.add(held.id());
             batch.line(account, pool, LedgerKind.HOLD, -held.amount(), Optional.of(held.id()), Optional.empty());
             account.dueNoLaterThan(held.expiresAt());
+            budgets.count(account.id, HoldRules.charge(held), pool, held.amount());
             result = new ReserveResult.Reserved(held, account.balance(pool), false);
         } else {
             result = new ReserveResult.InsufficientBalance(account.balance(pool), command.amount(), false);
@@ -122,8 +131,11 @@ final class ReservationRules {
             batch.allocations.put(spendingId, spent);
             batch.changes.allocating.add(spendingId);
             batch.addToBalance(account, pool, -amount);
-            Spending spending = new Spending(spendingId, account.id, pool, amount, 0, batch.now, Optional.empty());
+            Optional<KeyCharge> charge = HoldRules.charge(reservation);
+            Spending spending =
+                    new Spending(spendingId, account.id, pool, amount, 0, batch.now, Optional.empty(), charge);
             batch.putSpending(spending);
+            budgets.count(account.id, charge, pool, amount);
             batch.line(account, pool, LedgerKind.SPEND, -amount, Optional.of(spending.id()), Optional.empty());
             madeSpending = Optional.of(spending.id());
         }

@@ -6,14 +6,14 @@ public sealed interface RevertResult extends LedgerOutcome {
     record Reverted(Spending spending, long balance, boolean replayed) implements RevertResult {}
 
     /** No spending with that id belongs to the account. */
-    record NotFound() implements RevertResult {}
+    record NotFound() implements RevertResult, Refusal {}
 
     /** A partial revert asked for more than is left unreverted; nothing changed. */
-    record AmountExceedsUnreverted(long unreverted) implements RevertResult {}
+    record AmountExceedsUnreverted(long unreverted) implements RevertResult, Refusal {}
 
     /** The idempotency key was first used for another request. */
-    record IdempotencyKeyReused() implements RevertResult {}
+    record IdempotencyKeyReused() implements RevertResult, Refusal {}
 
     /** A request with the same idempotency key is still being handled. */
-    record IdempotencyKeyInUse() implements RevertResult {}
+    record IdempotencyKeyInUse() implements RevertResult, Refusal {}
 }

@@ -8,10 +8,10 @@ public sealed interface RevokeResult extends LedgerOutcome {
     record Revoked(String grantId, long amount, long balance, Instant at) implements RevokeResult {}
 
     /** The grant was revoked before: nothing changes. */
-    record AlreadyRevoked() implements RevokeResult {}
+    record AlreadyRevoked() implements RevokeResult, Refusal {}
 
     /** The account has no credit grant with that id (an allowance is not a credit). */
-    record GrantNotFound() implements RevokeResult {}
+    record GrantNotFound() implements RevokeResult, Refusal {}
 
-    record AccountNotFound() implements RevokeResult {}
+    record AccountNotFound() implements RevokeResult, Refusal {}
 }

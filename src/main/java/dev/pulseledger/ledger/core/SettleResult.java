@@ -6,14 +6,14 @@ public sealed interface SettleResult extends LedgerOutcome {
     record Settled(Reservation reservation) implements SettleResult {}
 
     /** No reservation with that id belongs to the account. */
-    record NotFound() implements SettleResult {}
+    record NotFound() implements SettleResult, Refusal {}
 
     /** It was released or expired: nothing is held to settle. */
-    record NotHeld(Reservation reservation) implements SettleResult {}
+    record NotHeld(Reservation reservation) implements SettleResult, Refusal {}
 
     /** It was settled before, for another amount. */
-    record AlreadySettled(Reservation reservation) implements SettleResult {}
+    record AlreadySettled(Reservation reservation) implements SettleResult, Refusal {}
 
     /** The amount is more than the reservation holds; nothing changed. */
-    record AmountExceedsHeld(long held) implements SettleResult {}
+    record AmountExceedsHeld(long held) implements SettleResult, Refusal {}
 }

@@ -6,14 +6,17 @@ public sealed interface SpendResult extends LedgerOutcome {
     record Spent(Spending spending, long balance, boolean replayed) implements SpendResult {}
 
     /** The balance was below the amount; nothing changed. */
-    record InsufficientBalance(long balance, long required, boolean replayed) implements SpendResult {}
+    record InsufficientBalance(long balance, long required, boolean replayed) implements SpendResult, Refusal {}
+
+    /** The spend would take the key above one of its budgets in the current window; nothing changed. */
+    record KeyBudgetExceeded(BudgetWindow window) implements SpendResult, Refusal {}
 
     /** The account has no such pool; nothing changed. */
-    record PoolNotFound(String pool) implements SpendResult {}
+    record PoolNotFound(String pool) implements SpendResult, Refusal {}
 
     /** The idempotency key was first used with a different amount. */
-    record IdempotencyKeyReused(long firstAmount) implements SpendResult {}
+    record IdempotencyKeyReused(long firstAmount) implements SpendResult, Refusal {}
 
     /** A request with the same idempotency key is still being handled. */
-    record IdempotencyKeyInUse() implements SpendResult {}
+    record IdempotencyKeyInUse() implements SpendResult, Refusal {}
 }

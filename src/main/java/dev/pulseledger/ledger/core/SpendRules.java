@@ -10,11 +10,13 @@ final class SpendRules {
     private final BatchState batch;
     private final GrantRules grants;
     private final PeriodRules periods;
+    private final KeyBudgetRules budgets;
 
-    SpendRules(BatchState batch, GrantRules grants, PeriodRules periods) {
+    SpendRules(BatchState batch, GrantRules grants, PeriodRules periods, KeyBudgetRules budgets) {
         this.batch = batch;
         this.grants = grants;
         this.periods = periods;
+        this.budgets = budgets;
     }
 
     SpendResult spend(LedgerCommand.Spend command) {
@@ -29,7 +31,8 @@ final class SpendRules {
                     landed.amount(),
                     0,
                     landed.createdAt(),
-                    Optional.empty());
+                    Optional.empty(),
+                    landed.charge());
             return new SpendResult.Spent(first, landedBalance, false);
         }
         Optional<IdempotencyScope> scope =
@@ -45,6 +48,10 @@ final class SpendRules {
         if (!account.has(pool)) {
             return new SpendResult.PoolNotFound(pool);
         }
+        Optional<BudgetWindow> over = budgets.exceeded(request.keyId(), pool, request.amount());
+        if (over.isPresent()) {
+            return new SpendResult.KeyBudgetExceeded(over.get());
+        }
         long before = account.balance(pool);
         SpendResult result;
         if (before >= request.amount()) {
@@ -53,9 +60,18 @@ final class SpendRules {
             if (pool.equals(Pools.DEFAULT)) {
                 noteLowBalance(account, before, after, command.spendingId());
             }
+            Optional<KeyCharge> charge = request.keyId().map(keyId -> new KeyCharge(keyId, batch.now));
             Spending spending = new Spending(
-                    command.spendingId(), request.accountId(), pool, request.amount(), 0, batch.now, Optional.empty());
+                    command.spendingId(),
+                    request.accountId(),
+                    pool,
+                    request.amount(),
+                    0,
+                    batch.now,
+                    Optional.empty(),
+                    charge);
             batch.putSpending(spending);
+            budgets.count(account.id, charge, pool, request.amount());
             batch.line(
                     account, pool, LedgerKind.SPEND, -spending.amount(), Optional.of(spending.id()), Optional.empty());
             result = new SpendResult.Spent(spending, after, false);
@@ -102,6 +118,7 @@ final class SpendRules {
         batch.addToBalance(account, pool, tokens);
         batch.line(account, pool, LedgerKind.REVERT, tokens, Optional.of(spending.id()), Optional.empty());
         grants.giveBack(account, spending.id(), tokens);
+        budgets.count(account.id, spending.charge(), pool, -tokens);
         RevertResult.Reverted result = new RevertResult.Reverted(reverted, account.balance(pool), false);
         scope.ifPresent(s -> batch.changes.idempotencyRecords.put(s, IdempotencyRecord.of(command, result, batch.now)));
         return result;

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * One spending of tokens by an account; reverts give back at most its amount, in one go or in parts.
- * {@code revertedAt} is the time of the latest revert; its tokens came from one {@code pool}.
+ * {@code revertedAt} is the time of the latest revert; its tokens came from one {@code pool}; {@code charge}
+ * names the key whose budgets count it, if a key made it.
  */
 public record Spending(
         String id,
@@ -14,7 +15,8 @@ public record Spending(
         long amount,
         long revertedAmount,
         Instant createdAt,
-        Optional<Instant> revertedAt) {
+        Optional<Instant> revertedAt,
+        Optional<KeyCharge> charge) {
 
     public Spending {
         if (amount <= 0 || revertedAmount < 0 || revertedAmount > amount) {
@@ -40,6 +42,6 @@ public record Spending(
     }
 
     Spending reverting(long tokens, Instant at) {
-        return new Spending(id, accountId, pool, amount, revertedAmount + tokens, createdAt, Optional.of(at));
+        return new Spending(id, accountId, pool, amount, revertedAmount + tokens, createdAt, Optional.of(at), charge);
     }
 }

@@ -20,6 +20,8 @@ import java.util.TreeSet;
  * @param now the time the batch is decided at: the held reservations of accounts due by then are read
  * @param slaPeriods the SLA periods the batch measures: whether each was measured already is read
  * @param grantIds the grants the batch revokes: each is read (with tokens left or not), and whether it was revoked
+ * @param keyIds the keys that spend or hold in the batch: their budgets are read, each with its use in its
+ *     window at {@code now}
  * @param allowancesOf the accounts that change plan now (a new period, or within the period): every allowance
  *     grant of theirs that has not expired or started in their current period is read, spent ones too
  */
@@ -33,6 +35,7 @@ public record StateQuery(
         Instant now,
         Set<SlaPeriod.Key> slaPeriods,
         Set<String> grantIds,
+        Set<String> keyIds,
         Set<String> allowancesOf) {
 
     /**
@@ -48,11 +51,13 @@ public record StateQuery(
         Set<String> reservationIds = new LinkedHashSet<>();
         Set<SlaPeriod.Key> slaPeriods = new LinkedHashSet<>();
         Set<String> grantIds = new LinkedHashSet<>();
+        Set<String> keyIds = new LinkedHashSet<>();
         Set<String> allowancesOf = new LinkedHashSet<>();
         for (LedgerCommand<?> command : commands) {
             accountIds.add(command.accountId());
             switch (command) {
                 case LedgerCommand.Spend spend -> {
+                    spend.request().keyId().ifPresent(keyIds::add);
                     spend.request()
                             .idempotencyKey()
                             .ifPresent(key -> scopes.add(new IdempotencyScope(spend.accountId(), key)));
@@ -65,6 +70,7 @@ public record StateQuery(
                     revert.idempotencyKey().ifPresent(key -> scopes.add(new IdempotencyScope(revert.accountId(), key)));
                 }
                 case LedgerCommand.Reserve reserve -> {
+                    reserve.keyId().ifPresent(keyIds::add);
                     reserve.idempotencyKey()
                             .ifPresent(key -> scopes.add(new IdempotencyScope(reserve.accountId(), key)));
                     if (retry) {
@@ -104,6 +110,7 @@ public record StateQuery(
                 now,
                 slaPeriods,
                 grantIds,
+                keyIds,
                 allowancesOf);
     }
 }

@@ -10,6 +10,7 @@ import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChange;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.ledger.core.Allocation;
+import dev.pulseledger.ledger.core.BudgetWindow;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.ChangeSet.AccountPeriod;
 import dev.pulseledger.ledger.core.Decision;
@@ -41,7 +42,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedSet;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -127,12 +127,14 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
 
     /**
      * Locks the accounts (until the transaction ends) and reads them, through {@link #readAccounts}, then
-     * their live grants, through {@link #readGrants}; waits at most {@code lockWait} for a lock held
+     * their live grants, through {@link #readGrants}, then the budgets of the query's keys in their windows
+     * into {@code budgets} ({@link KeyBudgetRows}); waits at most {@code lockWait} for a lock held
      * elsewhere, and with zero waits for none (see {@link LedgerStore#round}).
      *
      * @throws AccountsBusyException when {@code lockWait} is zero and some of them were locked elsewhere
      */
-    abstract Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
+    abstract Map<String, LockedAccount> lockAccounts(
+            Connection connection, StateQuery query, Duration lockWait, Map<String, List<BudgetWindow>> budgets)
             throws SQLException;
 
     /**
@@ -219,7 +221,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
      */
     private LedgerState read(Connection connection, StateQuery query, Duration lockWait, Set<String> paidByOneGrant)
             throws SQLException {
-        Map<String, LockedAccount> locked = lockAccounts(connection, query.accountIds(), lockWait);
+        Map<String, List<BudgetWindow>> budgets = new HashMap<>();
+        Map<String, LockedAccount> locked = lockAccounts(connection, query, lockWait, budgets);
         Map<String, Spending> spendings = new HashMap<>();
         Map<String, List<Allocation>> allocations = new HashMap<>();
         Map<String, Long> landedSpendBalances = new HashMap<>();
@@ -272,7 +275,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 reservations,
                 holdsDueAfter,
                 SlaPeriodRows.measured(connection, query.slaPeriods()),
-                SlaPeriodRows.revoked(connection, query.grantIds()));
+                SlaPeriodRows.revoked(connection, query.grantIds()),
+                budgets);
     }
 
     private static void readSpendings(
@@ -473,7 +477,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 && returned.isEmpty()
                 && changes.events().isEmpty()
                 && changes.slaPeriods().isEmpty()
-                && changes.revocations().isEmpty();
+                && changes.revocations().isEmpty()
+                && changes.budgetNotices().isEmpty();
         writeCommonChanges(connection, changes, endsRound);
         if (!changes.periods().isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
@@ -542,6 +547,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         }
         SlaPeriodRows.insert(connection, changes.slaPeriods());
         SlaPeriodRows.insertRevocations(connection, changes.revocations());
+        KeyBudgetRows.insertNotices(connection, changes.budgetNotices(), changes.at());
         outbox.append(connection, changes.events(), changes.at());
     }
 

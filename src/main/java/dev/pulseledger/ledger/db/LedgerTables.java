@@ -11,7 +11,17 @@ import java.util.stream.Stream;
 public final class LedgerTables {
     public static final Table SPENDINGS = new Table(
             "spendings",
-            List.of("id", "account_id", "amount", "status", "created_at", "reverted_at", "grant_id", "pool"));
+            List.of(
+                    "id",
+                    "account_id",
+                    "amount",
+                    "status",
+                    "created_at",
+                    "reverted_at",
+                    "grant_id",
+                    "pool",
+                    "key_id",
+                    "key_used_at"));
     public static final Table GRANTS = new Table(
             "grants",
             List.of(

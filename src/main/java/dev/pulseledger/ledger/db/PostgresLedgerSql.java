@@ -46,6 +46,19 @@ final class PostgresLedgerSql {
     static final NamedSql LOCK_FREE_AND_READ_GRANTS = NamedSql.parse(REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY);
 
     /**
+     * The budgets of the batch's keys in their windows ({@link KeyBudgetRows}), sent after the lock in its
+     * round trip when the batch has keys: read, like the grants, once the accounts are locked. A key without
+     * budgets costs a probe of {@code key_budgets}'s key and no round trip.
+     */
+    private static final String BUDGETS_OF_KEYS = ";\n" + KeyBudgetRows.OF_KEYS_POSTGRES;
+
+    static final NamedSql LOCK_AND_READ_GRANTS_AND_BUDGETS =
+            NamedSql.parse(REUSE_PLANS + LOCK_MANY + GRANTS_OF_MANY + BUDGETS_OF_KEYS);
+
+    static final NamedSql LOCK_FREE_AND_READ_GRANTS_AND_BUDGETS =
+            NamedSql.parse(REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY + BUDGETS_OF_KEYS);
+
+    /**
      * WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. The
      * arrays of pools are empty when every row is in the {@code default} pool, the common case: unnest pads
      * them with NULLs, which COALESCE reads as {@code default}, so such a batch sends no pool names.
@@ -59,11 +72,12 @@ final class PostgresLedgerSql {
             new_spendings AS (
                 INSERT INTO spendings (%s)
                 SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at, s.grant_id,
-                    COALESCE(s.pool, 'default')
+                    COALESCE(s.pool, 'default'), s.key_id, s.key_used_at
                 FROM batch, unnest(:spending_ids::text[], :spending_account_ids::text[], :spending_amounts::bigint[],
                         :spending_statuses::text[], :spending_reverted_ats::bigint[], :spending_grant_ids::text[],
-                        :spending_pools::text[])
-                    WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, pool, position)
+                        :spending_pools::text[], :spending_key_ids::text[], :spending_key_used_ats::bigint[])
+                    WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, pool, key_id,
+                        key_used_at, position)
                 ORDER BY s.position),
             new_grants AS (
                 INSERT INTO grants (%s)
@@ -124,13 +138,13 @@ final class PostgresLedgerSql {
     static final String WRITE_RESERVATIONS = """
             WITH new_reservations AS (
                 INSERT INTO reservations (id, account_id, amount, status, created_at, expires_at, settled_amount,
-                    spending_id, ended_at, end_balance, pool)
+                    spending_id, ended_at, end_balance, pool, key_id)
                 SELECT n.id, n.account_id, n.amount, n.status, n.created_at, n.expires_at, n.settled_amount,
-                    n.spending_id, n.ended_at, n.end_balance, n.pool
+                    n.spending_id, n.ended_at, n.end_balance, n.pool, n.key_id
                 FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[],
-                    ?::text[], ?::bigint[], ?::bigint[], ?::text[]) WITH ORDINALITY AS n (id, account_id, amount,
-                    status, created_at, expires_at, settled_amount, spending_id, ended_at, end_balance, pool,
-                    position)
+                    ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY AS n (id, account_id,
+                    amount, status, created_at, expires_at, settled_amount, spending_id, ended_at, end_balance, pool,
+                    key_id, position)
                 ORDER BY n.position)
             UPDATE reservations r SET status = e.status, settled_amount = e.settled_amount,
                 spending_id = e.spending_id, ended_at = e.ended_at, end_balance = e.end_balance

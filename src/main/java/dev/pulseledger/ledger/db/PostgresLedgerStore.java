@@ -7,11 +7,14 @@ import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.ledger.core.Allocation;
+import dev.pulseledger.ledger.core.BudgetWindow;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.Grant;
+import dev.pulseledger.ledger.core.KeyCharge;
 import dev.pulseledger.ledger.core.LedgerLine;
 import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.Spending;
+import dev.pulseledger.ledger.core.StateQuery;
 import dev.pulseledger.store.Database;
 import java.sql.Array;
 import java.sql.Connection;
@@ -41,12 +44,18 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     }
 
     @Override
-    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
+    Map<String, LockedAccount> lockAccounts(
+            Connection connection, StateQuery query, Duration lockWait, Map<String, List<BudgetWindow>> budgets)
             throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
-        Array idArray = texts(connection, ids.stream());
+        SortedSet<String> ids = query.accountIds();
+        boolean keys = !query.keyIds().isEmpty();
+        Locked into = new Locked(query, accounts, budgets);
         if (lockWait.isZero()) {
-            lockAndReadGrants(connection, PostgresLedgerSql.LOCK_FREE_AND_READ_GRANTS, idArray, accounts, () -> {
+            NamedSql lock = keys
+                    ? PostgresLedgerSql.LOCK_FREE_AND_READ_GRANTS_AND_BUDGETS
+                    : PostgresLedgerSql.LOCK_FREE_AND_READ_GRANTS;
+            lockAndRead(connection, lock, ids, into, () -> {
                 if (accounts.size() < ids.size()) {
                     requireNoneBusy(connection, ids, accounts.keySet());
                 }
@@ -54,13 +63,16 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         } else {
             // At least 1 ms: a lock_timeout of 0 would wait for ever.
             String replaced = setLockWait(connection, Long.toString(Math.max(1, lockWait.toMillis())));
-            lockAndReadGrants(connection, PostgresLedgerSql.LOCK_AND_READ_GRANTS, idArray, accounts, () -> {});
+            NamedSql lock =
+                    keys ? PostgresLedgerSql.LOCK_AND_READ_GRANTS_AND_BUDGETS : PostgresLedgerSql.LOCK_AND_READ_GRANTS;
+            lockAndRead(connection, lock, ids, into, () -> {});
             if (accounts.size() < ids.size()) {
                 // A plan change that commits while the lock waits leaves the account out: PostgreSQL checks the
                 // new row against the plan row it had joined, which no longer matches. Locked again, it is read
                 // with its new plan (an id that no account has stays out).
-                Array missing = texts(connection, ids.stream().filter(id -> !accounts.containsKey(id)));
-                lockAndReadGrants(connection, PostgresLedgerSql.LOCK_AND_READ_GRANTS, missing, accounts, () -> {});
+                List<String> missing =
+                        ids.stream().filter(id -> !accounts.containsKey(id)).toList();
+                lockAndRead(connection, PostgresLedgerSql.LOCK_AND_READ_GRANTS, missing, into, () -> {});
             }
             // Only the account locks wait this long; every later lock of the round waits as usual.
             setLockWait(connection, replaced);
@@ -110,6 +122,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                     ++i, longs(connection, made.stream().map(r -> r.expiresAt().toEpochMilli())));
             i = setEnds(connection, ps, i, made);
             ps.setArray(++i, texts(connection, made.stream().map(Reservation::pool)));
+            ps.setArray(++i, texts(connection, made.stream().map(r -> r.keyId().orElse(null))));
             ps.setArray(++i, texts(connection, ended.stream().map(Reservation::id)));
             ps.setArray(
                     ++i, texts(connection, ended.stream().map(r -> r.status().wire())));
@@ -138,20 +151,36 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         void run() throws SQLException;
     }
 
-    private static void lockAndReadGrants(
-            Connection connection, NamedSql lock, Array ids, Map<String, LockedAccount> accounts, LockCheck check)
+    /** What a lock statement is for, and where it reads to: the accounts, and the keys' budgets when it has keys. */
+    private record Locked(
+            StateQuery query, Map<String, LockedAccount> accounts, Map<String, List<BudgetWindow>> budgets) {}
+
+    /** Locks and reads the accounts {@code ids} (the query's, or those a first lock left out) with their grants. */
+    private static void lockAndRead(
+            Connection connection, NamedSql lock, Collection<String> ids, Locked into, LockCheck check)
             throws SQLException {
+        boolean withBudgets = lock.names().contains("key_ids");
         try (PreparedStatement ps = connection.prepareStatement(lock.sql())) {
-            lock.setArray(ps, "ids", ids);
+            lock.setArray(ps, "ids", texts(connection, ids.stream()));
+            if (withBudgets) {
+                lock.setArray(ps, "key_ids", texts(connection, into.query().keyIds().stream()));
+                KeyBudgetRows.bindWindows(lock, ps, into.query().now());
+            }
             if (ps.execute() || !ps.getMoreResults()) { // the SET comes first, with no rows
                 throw new IllegalStateException("The lock statement returned no accounts result after its SET");
             }
-            readAccounts(ps.getResultSet(), accounts);
+            readAccounts(ps.getResultSet(), into.accounts());
             check.run();
             if (!ps.getMoreResults()) {
                 throw new IllegalStateException("The lock statement returned no grants result");
             }
-            readGrants(ps.getResultSet(), accounts);
+            readGrants(ps.getResultSet(), into.accounts());
+            if (withBudgets) {
+                if (!ps.getMoreResults()) {
+                    throw new IllegalStateException("The lock statement returned no budgets result");
+                }
+                KeyBudgetRows.read(ps.getResultSet(), into.budgets());
+            }
         }
     }
 
@@ -232,6 +261,19 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                     ps, "spending_grant_ids", texts(connection, spent.stream().map(draws::soleGrant)));
             sql.setArray(
                     ps, "spending_pools", namedPools(connection, spent.stream().map(Spending::pool)));
+            sql.setArray(
+                    ps,
+                    "spending_key_ids",
+                    texts(
+                            connection,
+                            spent.stream()
+                                    .map(s -> s.charge().map(KeyCharge::keyId).orElse(null))));
+            sql.setArray(
+                    ps,
+                    "spending_key_used_ats",
+                    longs(
+                            connection,
+                            spent.stream().map(s -> epochMillis(s.charge().map(KeyCharge::at)))));
             List<Grant> created = changes.newGrants();
             sql.setArray(ps, "grant_ids", texts(connection, created.stream().map(Grant::id)));
             sql.setArray(

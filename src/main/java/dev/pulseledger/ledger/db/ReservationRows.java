@@ -26,7 +26,7 @@ import java.util.Optional;
 public final class ReservationRows {
     public static final String COLUMNS =
             "seq, id, account_id, pool, amount, status, created_at, expires_at, settled_amount,"
-                    + " spending_id, ended_at, end_balance";
+                    + " spending_id, ended_at, end_balance, key_id";
     /** What a spending or a reservation drew from each grant (spending_grants), in the order the key keeps. */
     static final String DRAW_COLUMNS = "spending_id, grant_id, amount, returned";
 
@@ -35,8 +35,8 @@ public final class ReservationRows {
     private static final String SELECT_NEXT_DUE =
             "SELECT MIN(expires_at) AS next_expiry FROM reservations WHERE account_id = ? AND status = 'held' AND expires_at > ?";
     static final String INSERT = "INSERT INTO reservations (id, account_id, amount, status, created_at,"
-            + " expires_at, settled_amount, spending_id, ended_at, end_balance, pool)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " expires_at, settled_amount, spending_id, ended_at, end_balance, pool, key_id)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     static final String END = "UPDATE reservations SET status = ?, settled_amount = ?, spending_id = ?,"
             + " ended_at = ?, end_balance = ? WHERE id = ? AND status = 'held'";
 
@@ -122,7 +122,8 @@ public final class ReservationRows {
                 Rows.optionalLong(rs, "settled_amount"),
                 Optional.ofNullable(rs.getString("spending_id")),
                 Rows.optionalInstant(rs, "ended_at"),
-                Rows.optionalLong(rs, "end_balance"));
+                Rows.optionalLong(rs, "end_balance"),
+                Optional.ofNullable(rs.getString("key_id")));
     }
 
     /** Whether the batch made or ended reservations ({@link JdbcLedgerStore#writeReservations}). */
@@ -141,6 +142,7 @@ public final class ReservationRows {
         ps.setLong(6, r.expiresAt().toEpochMilli());
         setEnd(ps, 7, r);
         ps.setString(11, r.pool());
+        ps.setString(12, r.keyId().orElse(null));
     }
 
     /** Binds an ended reservation to {@link #END}. */

@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.ledger.core.Allocation;
+import dev.pulseledger.ledger.core.BudgetWindow;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.Grant;
+import dev.pulseledger.ledger.core.KeyCharge;
 import dev.pulseledger.ledger.core.Reservation;
+import dev.pulseledger.ledger.core.StateQuery;
 import dev.pulseledger.store.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,7 +21,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedSet;
 
 /**
  * The ledger on SQLite: a write transaction holds the database's one write lock from BEGIN (IMMEDIATE),
@@ -37,10 +39,11 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
 
     /** The write lock taken at BEGIN covers every account, so none is ever busy and {@code lockWait} is moot. */
     @Override
-    Map<String, LockedAccount> lockAccounts(Connection connection, SortedSet<String> ids, Duration lockWait)
+    Map<String, LockedAccount> lockAccounts(
+            Connection connection, StateQuery query, Duration lockWait, Map<String, List<BudgetWindow>> budgets)
             throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
-        String idArray = jsonArray(ids);
+        String idArray = jsonArray(query.accountIds());
         try {
             PreparedStatement selectAccounts = statements.get(connection, SqliteLedgerSql.SELECT_MANY.sql());
             SqliteLedgerSql.SELECT_MANY.setString(selectAccounts, "ids", idArray);
@@ -48,6 +51,11 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             PreparedStatement selectGrants = statements.get(connection, SqliteLedgerSql.GRANTS_OF_MANY.sql());
             SqliteLedgerSql.GRANTS_OF_MANY.setString(selectGrants, "ids", idArray);
             readGrants(selectGrants.executeQuery(), accounts);
+            for (String keyId : query.keyIds()) {
+                PreparedStatement selectBudgets = statements.get(connection, KeyBudgetRows.OF_KEY.sql());
+                KeyBudgetRows.bindKey(selectBudgets, keyId, query.now());
+                KeyBudgetRows.read(selectBudgets.executeQuery(), budgets);
+            }
         } catch (SQLException | RuntimeException e) {
             statements.forget(connection);
             throw e;
@@ -121,6 +129,10 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setNullableLong(ps, "reverted_at", epochMillis(spending.revertedAt()));
                 sql.setString(ps, "grant_id", draws.soleGrant(spending));
                 sql.setString(ps, "pool", spending.pool());
+                sql.setString(
+                        ps, "key_id", spending.charge().map(KeyCharge::keyId).orElse(null));
+                sql.setNullableLong(
+                        ps, "key_used_at", epochMillis(spending.charge().map(KeyCharge::at)));
             });
             writeRows(connection, SqliteLedgerSql.INSERT_GRANT, changes.newGrants(), (sql, ps, grant) -> {
                 sql.setString(ps, "id", grant.id());

@@ -1,6 +1,8 @@
 package dev.pulseledger.ledger.read;
 
 import dev.pulseledger.accounts.Pools;
+import dev.pulseledger.ledger.core.BudgetWindow;
+import dev.pulseledger.ledger.db.KeyBudgetRows;
 import dev.pulseledger.store.Database;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -87,6 +89,11 @@ public final class LedgerHistory {
             }
         });
         return UsageReport.of(window, rows);
+    }
+
+    /** The key's budgets, each with what the key used of it in its window at {@code now} (CONTRACT §14). */
+    public List<BudgetWindow> budgetWindows(String keyId, Instant now) {
+        return database.read(connection -> KeyBudgetRows.windows(connection, keyId, now));
     }
 
     /** True when the account has the pool: {@code default}, one on record, or one its plan grants in. */

@@ -27,15 +27,4 @@ public final class PoolParams {
         }
         return pool;
     }
-
-    /** 404 pool_not_found. */
-    public static ProblemException notFound(String pool) {
-        return new ProblemException(ProblemCode.POOL_NOT_FOUND, "Your account has no pool named '" + pool + "'.");
-    }
-
-    /** 422 pool_limit_reached. */
-    public static ProblemException limitReached(int limit) {
-        return new ProblemException(
-                ProblemCode.POOL_LIMIT_REACHED, "An account may have at most " + limit + " pools, default included.");
-    }
 }

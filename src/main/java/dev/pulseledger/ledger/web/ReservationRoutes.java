@@ -10,6 +10,7 @@ import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Caller;
+import dev.pulseledger.ledger.core.Refusal;
 import dev.pulseledger.ledger.core.ReleaseResult;
 import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.ReservationStatus;
@@ -61,8 +62,13 @@ public final class ReservationRoutes {
                 .map(PoolParams::checked)
                 .orElse(Pools.DEFAULT);
         Optional<String> idempotencyKey = TokenRoutes.idempotencyKey(req);
-        ReserveResult result = Queued.call(
-                () -> ledger.reserve(caller.accountId(), pool, amount, Duration.ofSeconds(seconds), idempotencyKey));
+        ReserveResult result = Queued.call(() -> ledger.reserve(
+                caller.accountId(),
+                pool,
+                amount,
+                Duration.ofSeconds(seconds),
+                idempotencyKey,
+                Optional.of(caller.keyId())));
         switch (result) {
             case ReserveResult.Reserved reserved -> {
                 if (reserved.replayed()) {
@@ -73,15 +79,7 @@ public final class ReservationRoutes {
                         "/api/tokens/reservations/" + reserved.reservation().id());
                 Responses.json(res, 201, ReservationJson.changed(reserved.reservation(), reserved.balance()));
             }
-            case ReserveResult.InsufficientBalance insufficient ->
-                throw TokenRoutes.insufficientBalance(
-                        "reservation", insufficient.balance(), insufficient.required(), insufficient.replayed());
-            case ReserveResult.PoolNotFound unknown -> throw PoolParams.notFound(unknown.pool());
-            case ReserveResult.IdempotencyKeyReused reused ->
-                throw new ProblemException(
-                        ProblemCode.IDEMPOTENCY_KEY_REUSED,
-                        "This Idempotency-Key was first used for another request; use a new key.");
-            case ReserveResult.IdempotencyKeyInUse inUse -> throw TokenRoutes.idempotencyKeyInUse();
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -92,24 +90,11 @@ public final class ReservationRoutes {
                 .flatMap(
                         body -> JsonBody.parse(body, SETTLE_FIELDS).optionalLong("amount", 0, SpendRequest.MAX_AMOUNT));
         if (!RESERVATION_ID.matcher(id).matches()) {
-            throw notFound();
+            throw LedgerProblems.reservationNotFound();
         }
         switch (Queued.call(() -> ledger.settle(caller.accountId(), id, amount))) {
             case SettleResult.Settled settled -> Responses.ok(res, ReservationJson.ended(settled.reservation()));
-            case SettleResult.NotFound notFound -> throw notFound();
-            case SettleResult.NotHeld notHeld -> throw notHeld(notHeld.reservation());
-            case SettleResult.AlreadySettled settled ->
-                throw new ProblemException(
-                        ProblemCode.RESERVATION_ALREADY_SETTLED,
-                        "This reservation was already settled for "
-                                + settled.reservation().settledAmount().orElseThrow() + " tokens.",
-                        new ReservationJson.SettledBody(
-                                settled.reservation().settledAmount().orElseThrow()));
-            case SettleResult.AmountExceedsHeld exceeds ->
-                throw new ProblemException(
-                        ProblemCode.SETTLE_EXCEEDS_HELD,
-                        "This reservation holds " + exceeds.held() + " tokens; settle at most that.",
-                        new ReservationJson.HeldBody(exceeds.held()));
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -117,12 +102,11 @@ public final class ReservationRoutes {
         Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         if (!RESERVATION_ID.matcher(id).matches()) {
-            throw notFound();
+            throw LedgerProblems.reservationNotFound();
         }
         switch (Queued.call(() -> ledger.release(caller.accountId(), id))) {
             case ReleaseResult.Released released -> Responses.ok(res, ReservationJson.ended(released.reservation()));
-            case ReleaseResult.NotFound notFound -> throw notFound();
-            case ReleaseResult.NotHeld notHeld -> throw notHeld(notHeld.reservation());
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -131,12 +115,12 @@ public final class ReservationRoutes {
         Caller caller = RouteTable.caller(req);
         String id = Requests.pathParam(req, "reservationId");
         if (!RESERVATION_ID.matcher(id).matches()) {
-            throw notFound();
+            throw LedgerProblems.reservationNotFound();
         }
-        Reservation read = reservations.find(caller.accountId(), id).orElseThrow(ReservationRoutes::notFound);
+        Reservation read = reservations.find(caller.accountId(), id).orElseThrow(LedgerProblems::reservationNotFound);
         Reservation current = read.status() == ReservationStatus.HELD
                         && Queued.call(() -> ledger.catchUpIfDue(caller.accountId(), read.expiresAt()))
-                ? reservations.find(caller.accountId(), id).orElseThrow(ReservationRoutes::notFound)
+                ? reservations.find(caller.accountId(), id).orElseThrow(LedgerProblems::reservationNotFound)
                 : read;
         Responses.ok(res, ReservationJson.reservation(current));
     }
@@ -170,17 +154,5 @@ public final class ReservationRoutes {
         return new ReservationJson.ReservationPage(
                 page.items().stream().map(ReservationJson::reservation).toList(),
                 page.nextPosition().map(Cursors::encode).orElse(null));
-    }
-
-    private static ProblemException notHeld(Reservation reservation) {
-        return new ProblemException(
-                ProblemCode.RESERVATION_NOT_HELD,
-                "This reservation is " + reservation.status().wire() + "; nothing is held to settle or release.",
-                new ReservationJson.NotHeldBody(reservation.status().wire()));
-    }
-
-    private static ProblemException notFound() {
-        return new ProblemException(
-                ProblemCode.RESERVATION_NOT_FOUND, "No reservation with this id belongs to your account.");
     }
 }

@@ -16,6 +16,7 @@ import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Caller;
+import dev.pulseledger.ledger.core.Refusal;
 import dev.pulseledger.ledger.core.RevokeResult;
 import dev.pulseledger.ledger.read.SlaReports;
 import dev.pulseledger.ledger.write.LedgerWriter;
@@ -117,13 +118,7 @@ public final class SlaRoutes {
                         res,
                         new SlaJson.Revoked(
                                 revoked.grantId(), revoked.amount(), revoked.balance(), Times.format(revoked.at())));
-            case RevokeResult.AlreadyRevoked already ->
-                throw new ProblemException(ProblemCode.GRANT_ALREADY_REVOKED, "This grant was revoked already.");
-            case RevokeResult.GrantNotFound missing ->
-                throw new ProblemException(
-                        ProblemCode.GRANT_NOT_FOUND, "The account has no credit grant with this id.");
-            case RevokeResult.AccountNotFound missing ->
-                throw new ProblemException(ProblemCode.ACCOUNT_NOT_FOUND, "No account has this id.");
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 

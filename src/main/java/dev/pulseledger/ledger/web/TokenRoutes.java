@@ -15,6 +15,7 @@ import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Caller;
+import dev.pulseledger.ledger.core.Refusal;
 import dev.pulseledger.ledger.core.RevertResult;
 import dev.pulseledger.ledger.core.SpendRequest;
 import dev.pulseledger.ledger.core.SpendResult;
@@ -93,8 +94,8 @@ public final class TokenRoutes {
         long amount = amount(req);
         Optional<String> idempotencyKey = idempotencyKey(req);
         String pool = PoolParams.fromQuery(req);
-        SpendResult result =
-                Queued.call(() -> ledger.spend(new SpendRequest(caller.accountId(), amount, idempotencyKey, pool)));
+        SpendResult result = Queued.call(() -> ledger.spend(
+                new SpendRequest(caller.accountId(), amount, idempotencyKey, pool, Optional.of(caller.keyId()))));
         countSpend(result);
         switch (result) {
             case SpendResult.Spent spent -> {
@@ -106,16 +107,7 @@ public final class TokenRoutes {
                         "/api/tokens/spendings/" + spent.spending().id());
                 Responses.json(res, 201, TokenJson.spent(spent));
             }
-            case SpendResult.InsufficientBalance insufficient ->
-                throw insufficientBalance(
-                        "spend", insufficient.balance(), insufficient.required(), insufficient.replayed());
-            case SpendResult.PoolNotFound unknown -> throw PoolParams.notFound(unknown.pool());
-            case SpendResult.IdempotencyKeyReused reused ->
-                throw new ProblemException(
-                        ProblemCode.IDEMPOTENCY_KEY_REUSED,
-                        "This Idempotency-Key was first used to spend " + reused.firstAmount()
-                                + " tokens; use a new key for a different amount.");
-            case SpendResult.IdempotencyKeyInUse inUse -> throw idempotencyKeyInUse();
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -130,7 +122,7 @@ public final class TokenRoutes {
                 .map(body -> JsonBody.parse(body, REVERT_FIELDS).requiredLong("amount", 1, SpendRequest.MAX_AMOUNT));
         Optional<String> idempotencyKey = idempotencyKey(req);
         if (!SPENDING_ID.matcher(spendingId).matches()) {
-            throw spendingNotFound();
+            throw LedgerProblems.spendingNotFound();
         }
         RevertResult result = Queued.call(() -> amount.isPresent()
                 ? ledger.revert(caller.accountId(), spendingId, amount.get(), idempotencyKey)
@@ -144,17 +136,7 @@ public final class TokenRoutes {
                 }
                 Responses.ok(res, TokenJson.reverted(reverted));
             }
-            case RevertResult.NotFound notFound -> throw spendingNotFound();
-            case RevertResult.AmountExceedsUnreverted exceeds ->
-                throw new ProblemException(
-                        ProblemCode.REVERT_EXCEEDS_SPENDING,
-                        "Only " + exceeds.unreverted() + " tokens of this spending are left to revert.",
-                        new TokenJson.UnrevertedBody(exceeds.unreverted()));
-            case RevertResult.IdempotencyKeyReused reused ->
-                throw new ProblemException(
-                        ProblemCode.IDEMPOTENCY_KEY_REUSED,
-                        "This Idempotency-Key was first used for another request; use a new key.");
-            case RevertResult.IdempotencyKeyInUse inUse -> throw idempotencyKeyInUse();
+            case Refusal refusal -> throw LedgerProblems.of(refusal);
         }
     }
 
@@ -174,7 +156,8 @@ public final class TokenRoutes {
                 ? Queued.call(() -> balances.read(caller.accountId())).orElseThrow(TokenRoutes::accountGone)
                 : read;
         if (pool.isPresent()) {
-            BalanceView ofPool = current.view().ofPool(pool.get()).orElseThrow(() -> PoolParams.notFound(pool.get()));
+            BalanceView ofPool =
+                    current.view().ofPool(pool.get()).orElseThrow(() -> LedgerProblems.poolNotFound(pool.get()));
             Responses.ok(res, TokenJson.balance(ofPool));
             return;
         }
@@ -206,9 +189,10 @@ public final class TokenRoutes {
         Caller caller = RouteTable.caller(req);
         String spendingId = Requests.pathParam(req, "spendingId");
         if (!SPENDING_ID.matcher(spendingId).matches()) {
-            throw spendingNotFound();
+            throw LedgerProblems.spendingNotFound();
         }
-        Spending spending = spendings.find(caller.accountId(), spendingId).orElseThrow(TokenRoutes::spendingNotFound);
+        Spending spending =
+                spendings.find(caller.accountId(), spendingId).orElseThrow(LedgerProblems::spendingNotFound);
         Responses.ok(res, TokenJson.spending(spending));
     }
 
@@ -238,21 +222,6 @@ public final class TokenRoutes {
                 ProblemCode.INVALID_AMOUNT, "The amount must be a whole number from 1 to 1000000000.");
     }
 
-    /** 402: the balance is below what a spend or reservation ({@code what}) needs; marked when replayed. */
-    static ProblemException insufficientBalance(String what, long balance, long required, boolean replayed) {
-        ProblemException problem = new ProblemException(
-                ProblemCode.INSUFFICIENT_BALANCE,
-                "The balance is " + balance + " tokens; this " + what + " needs " + required + ".",
-                new TokenJson.InsufficientBody(balance, required));
-        return replayed ? problem.withHeader(IDEMPOTENT_REPLAYED.defaultCase(), "true") : problem;
-    }
-
-    static ProblemException idempotencyKeyInUse() {
-        return new ProblemException(
-                ProblemCode.IDEMPOTENCY_KEY_IN_USE,
-                "A request with this Idempotency-Key is still being handled; retry shortly.");
-    }
-
     static Optional<String> idempotencyKey(ServerRequest req) {
         if (req.headers().all(IDEMPOTENCY_KEY, List::of).size() > 1) {
             throw invalidIdempotencyKey();
@@ -274,6 +243,7 @@ public final class TokenRoutes {
         String outcome = switch (result) {
             case SpendResult.Spent spent -> spent.replayed() ? "replayed" : "spent";
             case SpendResult.InsufficientBalance insufficient -> "insufficient_balance";
+            case SpendResult.KeyBudgetExceeded over -> "key_budget_exceeded";
             case SpendResult.PoolNotFound unknown -> "pool_not_found";
             case SpendResult.IdempotencyKeyReused reused -> "idempotency_key_reused";
             case SpendResult.IdempotencyKeyInUse inUse -> "idempotency_key_in_use";
@@ -283,11 +253,6 @@ public final class TokenRoutes {
                 .tag("outcome", outcome)
                 .register(metrics)
                 .increment();
-    }
-
-    private static ProblemException spendingNotFound() {
-        return new ProblemException(
-                ProblemCode.SPENDING_NOT_FOUND, "No spending with this id belongs to your account.");
     }
 
     /** An authenticated key whose account row is gone: only a broken database does this. */

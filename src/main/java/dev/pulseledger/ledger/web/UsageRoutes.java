@@ -64,7 +64,7 @@ public final class UsageRoutes {
                                 + " buckets; narrow the window or choose a coarser 'granularity'."));
         Optional<String> pool = Requests.query(req, "pool").map(PoolParams::checked);
         if (pool.isPresent() && !history.hasPool(caller.accountId(), pool.get())) {
-            throw PoolParams.notFound(pool.get());
+            throw LedgerProblems.poolNotFound(pool.get());
         }
         UsageReport report = history.usage(caller.accountId(), pool, window);
         Responses.ok(res, body(report));

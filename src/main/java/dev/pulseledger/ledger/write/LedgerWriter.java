@@ -133,11 +133,19 @@ public final class LedgerWriter implements AutoCloseable {
                 new RevertResult.IdempotencyKeyInUse());
     }
 
-    /** Holds {@code amount} tokens of {@code pool} for {@code lifetime} (CONTRACT §8, §14). */
+    /**
+     * Holds {@code amount} tokens of {@code pool} for {@code lifetime}, within the budgets of {@code keyId}
+     * (CONTRACT §8, §14).
+     */
     public ReserveResult reserve(
-            String accountId, String pool, long amount, Duration lifetime, Optional<String> idempotencyKey) {
+            String accountId,
+            String pool,
+            long amount,
+            Duration lifetime,
+            Optional<String> idempotencyKey,
+            Optional<String> keyId) {
         return submitOnce(
-                new LedgerCommand.Reserve(accountId, amount, lifetime, idempotencyKey, Ids.reservation(), pool),
+                new LedgerCommand.Reserve(accountId, amount, lifetime, idempotencyKey, Ids.reservation(), pool, keyId),
                 idempotencyKey,
                 new ReserveResult.IdempotencyKeyInUse());
     }

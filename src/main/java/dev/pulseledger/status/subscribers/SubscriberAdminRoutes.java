@@ -14,10 +14,6 @@ import dev.pulseledger.webhooks.WebhookStore;
 import dev.pulseledger.webhooks.WebhookUrls;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -27,7 +23,7 @@ import java.util.regex.Pattern;
 
 /**
  * Operator API for status subscribers ({@code /admin/status-subscribers}): webhook subscribers made
- * here, email subscribers listed (paged, searched by address, counted per service), exported as CSV,
+ * here, subscribers listed (paged, searched by part of an address or URL, counted per service), exported as CSV,
  * and deleted. Addresses appear in these answers only, never in a log line or a metric.
  */
 public final class SubscriberAdminRoutes {
@@ -131,21 +127,7 @@ public final class SubscriberAdminRoutes {
 
     /** Every subscriber as CSV (RFC 4180), written page by page. */
     private void export(ServerRequest req, ServerResponse res) {
-        res.header("Content-Type", "text/csv; charset=utf-8");
-        res.header("Content-Disposition", "attachment; filename=\"status-subscribers.csv\"");
-        res.header("Cache-Control", "no-store");
-        try (OutputStream out = res.outputStream()) {
-            out.write(SubscriberCsv.HEADER.getBytes(StandardCharsets.UTF_8));
-            directory.forEach(subscriber -> {
-                try {
-                    out.write(SubscriberCsv.row(subscriber).getBytes(StandardCharsets.UTF_8));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        SubscriberCsv.send(res, directory);
     }
 
     private static String subscriberId(ServerRequest req) {

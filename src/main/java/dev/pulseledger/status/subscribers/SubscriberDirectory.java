@@ -13,13 +13,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
-/** The operator's view of subscribers: pages with a search by address, counts per service, webhooks. */
+/**
+ * The operator's view of subscribers: pages with a search by part of an email address or a webhook's URL,
+ * counts per service, webhooks.
+ */
 public final class SubscriberDirectory {
     /** Longest search text; an address is at most 254 characters. */
     public static final int MAX_SEARCH_LENGTH = 254;
 
     private static final String SELECT_PAGE = "SELECT " + SubscriberStore.SUBSCRIBER_COLUMNS
-            + SubscriberStore.SUBSCRIBER_FROM + " WHERE s.seq > ? AND (? OR s.email LIKE ? ESCAPE '!')"
+            + SubscriberStore.SUBSCRIBER_FROM
+            + " WHERE s.seq > ? AND (? OR s.email LIKE ? ESCAPE '!' OR LOWER(w.url) LIKE ? ESCAPE '!')"
             + " ORDER BY s.seq LIMIT ?";
     private static final String COUNT_KINDS = "SELECT kind, confirmed_at IS NOT NULL AS confirmed, all_services,"
             + " COUNT(*) FROM status_subscribers GROUP BY kind, confirmed_at IS NOT NULL, all_services";
@@ -41,14 +45,19 @@ public final class SubscriberDirectory {
         this.webhooks = webhooks;
     }
 
-    /** Subscribers after position {@code afterSeq}, oldest first; {@code search} matches part of an address. */
+    /**
+     * Subscribers after position {@code afterSeq}, oldest first; {@code search} matches part of an email
+     * address or of a webhook subscriber's URL, in any case.
+     */
     public Page<Subscriber> page(long afterSeq, int limit, Optional<String> search) {
+        String pattern = "%" + likeEscaped(search.orElse("").toLowerCase(Locale.ROOT)) + "%";
         return database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
                 ps.setLong(1, afterSeq);
                 ps.setBoolean(2, search.isEmpty());
-                ps.setString(3, "%" + likeEscaped(search.orElse("").toLowerCase(Locale.ROOT)) + "%");
-                ps.setInt(4, limit + 1);
+                ps.setString(3, pattern);
+                ps.setString(4, pattern);
+                ps.setInt(5, limit + 1);
                 return Page.of(SubscriberStore.rows(connection, ps), limit, s -> Long.toString(s.seq()));
             }
         });

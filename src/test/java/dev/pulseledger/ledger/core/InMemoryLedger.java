@@ -215,7 +215,8 @@ final class InMemoryLedger {
                 namedReservations,
                 holdsDueAfter,
                 query.slaPeriods().stream().filter(slaPeriods::containsKey).collect(Collectors.toSet()),
-                query.grantIds().stream().filter(revoked::contains).collect(Collectors.toSet()));
+                query.grantIds().stream().filter(revoked::contains).collect(Collectors.toSet()),
+                Map.of());
     }
 
     /** The plans the batch names, and those of its accounts' waiting plan changes, as the stores read them. */
