@@ -112,7 +112,7 @@ public record LedgerModule(
                         clock)
                 .register(routes);
         new ReservationRoutes(writer, reservations).register(routes);
-        new UsageRoutes(history, clock).register(routes);
+        new UsageRoutes(history, access.keys(), access.accounts(), clock).register(routes);
         new KeyRoutes(access.keys(), history, clock).register(routes);
         slaRoutes(access, clock).registerApi(routes);
     }
@@ -123,6 +123,7 @@ public record LedgerModule(
         new PlanChangeRoutes(access.authenticator(), writer).register(routes);
         new ReservationAdminRoutes(access.accounts(), writer, reservations).register(routes);
         slaRoutes(access, clock).registerAdmin(routes);
+        new UsageRoutes(history, access.keys(), access.accounts(), clock).registerAdmin(routes);
     }
 
     public void registerLowBalanceAdmin(RouteTable routes) {
