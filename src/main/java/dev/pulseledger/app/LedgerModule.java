@@ -3,6 +3,7 @@ package dev.pulseledger.app;
 import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.admin.LowBalanceAdminRoutes;
+import dev.pulseledger.admin.PlanChangeRoutes;
 import dev.pulseledger.admin.ReservationAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.Settings;
@@ -119,6 +120,7 @@ public record LedgerModule(
     /** The admin routes that change an account's balance or hold. */
     public void registerAdmin(RouteTable routes, AccessModule access, Clock clock) {
         new AccountAdminRoutes(access.authenticator(), access.accounts(), writer, clock).register(routes);
+        new PlanChangeRoutes(access.authenticator(), writer).register(routes);
         new ReservationAdminRoutes(access.accounts(), writer, reservations).register(routes);
         slaRoutes(access, clock).registerAdmin(routes);
         new UsageRoutes(history, access.keys(), access.accounts(), clock).registerAdmin(routes);

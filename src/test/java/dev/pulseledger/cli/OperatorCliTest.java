@@ -158,6 +158,28 @@ class OperatorCliTest {
                 .isEqualTo(300);
         assertThat(cli("accounts", "revoke-grant", accountId, grantId).exitCode())
                 .isNotZero();
+
+        assertThat(ok("accounts", "plan-change", accountId, "sla-cli", "--when", "period_end", "--json")
+                        .json()
+                        .path("pendingChange")
+                        .path("planId")
+                        .asText())
+                .isEqualTo("sla-cli");
+        assertThat(ok("accounts", "cancel-plan-change", accountId, "--json")
+                        .json()
+                        .path("cancelled")
+                        .path("planId")
+                        .asText())
+                .isEqualTo("sla-cli");
+        assertThat(cli("accounts", "cancel-plan-change", accountId).exitCode()).isNotZero();
+        assertThat(ok("accounts", "plan-change", accountId, "sla-cli", "--when", "now", "--json")
+                        .json()
+                        .path("planId")
+                        .asText())
+                .isEqualTo("sla-cli");
+        assertThat(cli("accounts", "plan-change", accountId, "sla-cli", "--when", "later")
+                        .exitCode())
+                .isNotZero();
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.pulseledger.ledger.read;
 
 import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.keys.BudgetPeriod;
+import dev.pulseledger.ledger.core.PlanChangeTiming;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
@@ -99,6 +100,20 @@ public final class LedgerVerifier {
             + " WHERE kind = 'allowance' GROUP BY account_id, pool, period_start HAVING COUNT(*) > 1";
 
     /**
+     * A plan change within a period (CONTRACT §13) may give a period a second allowance in a pool, only after
+     * the first: every allowance grant of the account and pool that started before the change's grant must
+     * have expired by the time that grant starts (the change ends them all, rolled-over ones too). This lists
+     * each one that had not.
+     */
+    private static final String OVERLAPPING_ALLOWANCES = "SELECT g.account_id, g.id, n.id, n.period_start, g.pool"
+            + " FROM ledger_entries l JOIN grants n ON n.id = l.grant_id"
+            + " JOIN grants g ON g.account_id = n.account_id AND g.pool = n.pool AND g.kind = 'allowance'"
+            + " AND g.id <> n.id AND g.period_start < n.period_start"
+            + " AND (g.expires_at IS NULL OR g.expires_at > n.period_start)"
+            + " WHERE l.kind = 'allowance' AND l.reason LIKE '" + PlanChangeTiming.REASON + " %'"
+            + " ORDER BY g.account_id, n.period_start";
+
+    /**
      * Spendings and ledger lines whose account row is missing. Since V170 (PostgreSQL) no foreign key
      * stops such a row: only the ledger writer makes them, for accounts it holds locked, and accounts are
      * never deleted, so this is the check that the key made.
@@ -154,6 +169,7 @@ public final class LedgerVerifier {
             run(connection, SLA_CREDITS, LedgerVerifier::checkSlaCredit, mismatches);
             run(connection, TWO_ALLOWANCES, LedgerVerifier::reportTwoAllowances, mismatches);
             checkKeyBudgets(connection, mismatches);
+            run(connection, OVERLAPPING_ALLOWANCES, LedgerVerifier::reportOverlappingAllowance, mismatches);
         });
         return mismatches;
     }
@@ -285,6 +301,14 @@ public final class LedgerVerifier {
                 rs.getString(1),
                 "the period from " + Instant.ofEpochMilli(rs.getLong(2)) + " got " + rs.getLong(3)
                         + " allowances in pool " + rs.getString(4)));
+    }
+
+    private static void reportOverlappingAllowance(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+        mismatches.add(new Mismatch(
+                rs.getString(1),
+                "allowance grant " + rs.getString(2) + " in pool " + rs.getString(5) + " was still live when the plan"
+                        + " change's grant " + rs.getString(3) + " started at "
+                        + Instant.ofEpochMilli(rs.getLong(4)) + ": two allowances at once"));
     }
 
     private static void reportOrphans(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
