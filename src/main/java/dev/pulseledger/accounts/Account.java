@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * A caller's token account: the plan it is on, its balance in whole tokens, its current period (empty
- * before the first) and when the ledger next has a renewal or an expiry to do for it.
+ * before the first), when the ledger next has a renewal or an expiry to do for it, and the plan change that
+ * waits for its period's end (CONTRACT §13), if any.
  */
 public record Account(
         String id,
@@ -15,10 +16,11 @@ public record Account(
         AccountStatus status,
         Instant createdAt,
         Optional<Period> currentPeriod,
-        Instant dueAt) {
+        Instant dueAt,
+        Optional<PendingPlanChange> pendingChange) {
 
     /** An account about to be opened: it has no period yet. */
     public Account(String id, String name, String planId, long balance, AccountStatus status, Instant createdAt) {
-        this(id, name, planId, balance, status, createdAt, Optional.empty(), createdAt);
+        this(id, name, planId, balance, status, createdAt, Optional.empty(), createdAt, Optional.empty());
     }
 }

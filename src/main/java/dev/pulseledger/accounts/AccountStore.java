@@ -21,7 +21,7 @@ import java.util.Optional;
 public final class AccountStore {
     /** The columns {@link #account(ResultSet)} reads, for queries elsewhere that return accounts. */
     public static final String COLUMNS =
-            "id, name, plan_id, balance, status, created_at, period_start, period_end, due_at";
+            "id, name, plan_id, balance, status, created_at, period_start, period_end, due_at, pending_plan_id, pending_at";
 
     private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM accounts WHERE id = ?";
     private static final String SELECT_PAGE = "SELECT " + COLUMNS + " FROM accounts WHERE id > ? ORDER BY id LIMIT ?";
@@ -130,7 +130,15 @@ public final class AccountStore {
                 AccountStatus.fromWire(rs.getString("status")),
                 Rows.instant(rs, "created_at"),
                 period(rs),
-                Rows.instant(rs, "due_at"));
+                Rows.instant(rs, "due_at"),
+                pendingChange(rs));
+    }
+
+    /** The plan change that waits for the period's end, from {@code pending_plan_id} and {@code pending_at}. */
+    public static Optional<PendingPlanChange> pendingChange(ResultSet rs) throws SQLException {
+        String planId = rs.getString("pending_plan_id");
+        Optional<Instant> at = Rows.optionalInstant(rs, "pending_at");
+        return planId == null || at.isEmpty() ? Optional.empty() : Optional.of(new PendingPlanChange(planId, at.get()));
     }
 
     private static Optional<Period> period(ResultSet rs) throws SQLException {

@@ -25,7 +25,8 @@ public record PlanJson(
         String createdAt,
         String updatedAt,
         Map<String, PoolAllowance> pools,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable PeriodBody currentPeriod) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable PeriodBody currentPeriod,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable PendingChangeBody pendingChange) {
 
     public static PlanJson of(Plan plan) {
         return new PlanJson(
@@ -41,11 +42,12 @@ public record PlanJson(
                 Times.format(plan.createdAt()),
                 Times.format(plan.updatedAt()),
                 plan.pools(),
+                null,
                 null);
     }
 
-    /** A plan with an account's current period, as the account's holder sees it. */
-    public static PlanJson withPeriod(Plan plan, Optional<Period> currentPeriod) {
+    /** A plan with an account's current period and waiting plan change, as the account's holder sees it. */
+    public static PlanJson withPeriod(Plan plan, Optional<Period> currentPeriod, Optional<PendingPlanChange> pending) {
         PlanJson body = of(plan);
         return new PlanJson(
                 body.id(),
@@ -60,7 +62,8 @@ public record PlanJson(
                 body.createdAt(),
                 body.updatedAt(),
                 body.pools(),
-                PeriodBody.of(currentPeriod));
+                PeriodBody.of(currentPeriod),
+                PendingChangeBody.of(pending));
     }
 
     /** A plan's SLA as the API shows it: {@code {"services", "tiers": [{"below", "creditPercent"}]}}. */
@@ -76,6 +79,15 @@ public record PlanJson(
 
     /** One SLA tier. */
     public record TierJson(double below, int creditPercent) {}
+
+    /** A plan change that waits for the period's end (CONTRACT §13): {@code {"planId", "at"}}. */
+    public record PendingChangeBody(String planId, String at) {
+        /** The change, or null when none waits. */
+        public static @Nullable PendingChangeBody of(Optional<PendingPlanChange> pending) {
+            return pending.map(p -> new PendingChangeBody(p.planId(), Times.format(p.at())))
+                    .orElse(null);
+        }
+    }
 
     /** An account's period: {@code start} inclusive, {@code end} exclusive. */
     public record PeriodBody(String start, String end) {

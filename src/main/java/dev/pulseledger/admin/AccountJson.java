@@ -1,5 +1,6 @@
 package dev.pulseledger.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.LedgerEntry;
@@ -22,7 +23,8 @@ final class AccountJson {
             long balance,
             String status,
             String createdAt,
-            PlanJson.@Nullable PeriodBody currentPeriod) {}
+            PlanJson.@Nullable PeriodBody currentPeriod,
+            @JsonInclude(JsonInclude.Include.NON_NULL) PlanJson.@Nullable PendingChangeBody pendingChange) {}
 
     /** A key as listed; {@code key} (the secret) is present only in the answer that creates it. */
     record KeyBody(
@@ -64,7 +66,8 @@ final class AccountJson {
                 account.balance(),
                 account.status().wire(),
                 Times.format(account.createdAt()),
-                PlanJson.PeriodBody.of(account.currentPeriod()));
+                PlanJson.PeriodBody.of(account.currentPeriod()),
+                PlanJson.PendingChangeBody.of(account.pendingChange()));
     }
 
     static KeyBody key(ApiKey key, List<KeyBudget> budgets) {

@@ -3,6 +3,7 @@ package dev.pulseledger.app;
 import dev.pulseledger.accounts.LowBalanceThresholds;
 import dev.pulseledger.admin.AccountAdminRoutes;
 import dev.pulseledger.admin.LowBalanceAdminRoutes;
+import dev.pulseledger.admin.PlanChangeRoutes;
 import dev.pulseledger.admin.ReservationAdminRoutes;
 import dev.pulseledger.config.Config;
 import dev.pulseledger.config.Settings;
@@ -111,7 +112,7 @@ public record LedgerModule(
                         clock)
                 .register(routes);
         new ReservationRoutes(writer, reservations).register(routes);
-        new UsageRoutes(history, clock).register(routes);
+        new UsageRoutes(history, access.keys(), access.accounts(), clock).register(routes);
         new KeyRoutes(access.keys(), history, clock).register(routes);
         slaRoutes(access, clock).registerApi(routes);
     }
@@ -119,8 +120,10 @@ public record LedgerModule(
     /** The admin routes that change an account's balance or hold. */
     public void registerAdmin(RouteTable routes, AccessModule access, Clock clock) {
         new AccountAdminRoutes(access.authenticator(), access.accounts(), writer, clock).register(routes);
+        new PlanChangeRoutes(access.authenticator(), writer).register(routes);
         new ReservationAdminRoutes(access.accounts(), writer, reservations).register(routes);
         slaRoutes(access, clock).registerAdmin(routes);
+        new UsageRoutes(history, access.keys(), access.accounts(), clock).registerAdmin(routes);
     }
 
     public void registerLowBalanceAdmin(RouteTable routes) {

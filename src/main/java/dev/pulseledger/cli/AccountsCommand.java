@@ -59,6 +59,29 @@ public final class AccountsCommand extends CommandGroup {
     }
 
     @Command(
+            name = "plan-change",
+            description = "Change an account's plan within its period: now (prorated) or at the period's end.")
+    int planChange(
+            @Mixin OperatorOptions options,
+            @Parameters(index = "0", paramLabel = "ACCOUNT_ID") String accountId,
+            @Parameters(index = "1", paramLabel = "PLAN_ID") String planId,
+            @Option(
+                            names = "--when",
+                            required = true,
+                            paramLabel = "WHEN",
+                            description = "now (the period kept, the allowance prorated) or period_end (waits for"
+                                    + " the renewal).")
+                    String when) {
+        RequestBody body = new RequestBody().with("planId", planId).with("when", when);
+        return options.run(client -> client.post(path(accountId, "/plan-change"), body), Output.record());
+    }
+
+    @Command(name = "cancel-plan-change", description = "Cancel the plan change that waits for the period's end.")
+    int cancelPlanChange(@Mixin OperatorOptions options, @Parameters(paramLabel = "ACCOUNT_ID") String accountId) {
+        return options.run(client -> client.delete(path(accountId, "/plan-change")), Output.record());
+    }
+
+    @Command(
             name = "set-status",
             description = "Suspend an account (its keys get 403 on /api/) or make it active again.")
     int setStatus(

@@ -15,9 +15,12 @@ import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.core.CancelPlanChangeResult;
 import dev.pulseledger.ledger.core.CreditResult;
+import dev.pulseledger.ledger.core.InPeriodChangeResult;
 import dev.pulseledger.ledger.core.LedgerCore;
 import dev.pulseledger.ledger.core.PlanChangeResult;
+import dev.pulseledger.ledger.core.PlanChangeTiming;
 import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.ReservationStatus;
 import dev.pulseledger.ledger.read.BalanceReader;
@@ -43,8 +46,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One account's page: balance, plan, ledger, spendings, reservations and keys; granting, plan change
- * and suspension.
+ * One account's page: balance, plan, ledger, spendings, reservations and keys; granting, plan changes (a
+ * new period, or within the period: now or at its end) and suspension.
  */
 final class AccountPages {
     static final int LEDGER_PAGE_SIZE = 20;
@@ -54,6 +57,9 @@ final class AccountPages {
             "created", "Account created.",
             "credited", "Credits granted.",
             "plan", "Plan changed.",
+            "plan-now", "Plan changed: the old allowance's remainder expired, the new one is prorated.",
+            "plan-period-end", "Plan change scheduled for the end of the period.",
+            "plan-cancelled", "The waiting plan change is cancelled.",
             "suspended", "Account suspended: its keys are refused until it is reactivated.",
             "active", "Account reactivated.",
             "revoked", "Key revoked: the API refuses it within seconds on every node.");
@@ -102,6 +108,7 @@ final class AccountPages {
         routes.get("/console/accounts/{accountId}", guard.page(this::detail))
                 .post("/console/accounts/{accountId}/credits", guard.change(this::grant))
                 .post("/console/accounts/{accountId}/plan", guard.change(this::changePlan))
+                .post("/console/accounts/{accountId}/plan-change", guard.change(this::changePlanInPeriod))
                 .post("/console/accounts/{accountId}/status", guard.change(this::changeStatus));
     }
 
@@ -180,6 +187,50 @@ final class AccountPages {
         }
     }
 
+    /**
+     * A plan change within the period (CONTRACT §13): {@code when} is {@code now} or {@code period_end}, or
+     * {@code cancel} (the waiting change's own button) to drop the change that waits.
+     */
+    private void changePlanInPeriod(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String accountId = Requests.pathParam(req, "accountId");
+        String when = form.value("when");
+        if (when.equals("cancel")) {
+            switch (Queued.call(() -> ledger.cancelPlanChange(accountId))) {
+                case CancelPlanChangeResult.Cancelled cancelled ->
+                    ConsoleGuard.redirect(res, path(accountId) + "?done=plan-cancelled");
+                case CancelPlanChangeResult.AccountNotFound notFound -> view.notFound(res, session);
+                case CancelPlanChangeResult.NothingPending none -> {
+                    form.error("when", "No plan change waits: it was cancelled or applied already.");
+                    showFailed(res, session, accountId, form, "plan-change");
+                }
+            }
+            return;
+        }
+        Optional<PlanChangeTiming> timing = PlanChangeTiming.fromWire(when);
+        if (timing.isEmpty()) {
+            form.error("when", "Choose now or at the end of the period.");
+            showFailed(res, session, accountId, form, "plan-change");
+            return;
+        }
+        switch (Queued.call(() -> ledger.changePlanInPeriod(accountId, form.value("changePlanId"), timing.get()))) {
+            case InPeriodChangeResult.Changed changed -> {
+                authenticator.catchUp(); // the plan sets the keys' rate limit
+                ConsoleGuard.redirect(res, path(accountId) + "?done=plan-now");
+            }
+            case InPeriodChangeResult.Scheduled scheduled ->
+                ConsoleGuard.redirect(res, path(accountId) + "?done=plan-period-end");
+            case InPeriodChangeResult.AccountNotFound notFound -> view.notFound(res, session);
+            case InPeriodChangeResult.UnknownPlan unknown -> {
+                form.error("changePlanId", "Choose one of the plans listed.");
+                showFailed(res, session, accountId, form, "plan-change");
+            }
+            case InPeriodChangeResult.SamePlan same -> {
+                form.error("changePlanId", "The account is on this plan already.");
+                showFailed(res, session, accountId, form, "plan-change");
+            }
+        }
+    }
+
     private void changeStatus(ServerRequest req, ServerResponse res, Session session, Form form) {
         String accountId = Requests.pathParam(req, "accountId");
         Optional<AccountStatus> status = switch (form.value("status")) {
@@ -236,6 +287,12 @@ final class AccountPages {
         model.put("breakdown", breakdown.get());
         model.put("plan", plans.find(account.planId()).map(Plan::name).orElse(account.planId()));
         model.put("plans", plans.list());
+        model.put(
+                "pendingPlan",
+                account.pendingChange()
+                        .map(change ->
+                                plans.find(change.planId()).map(Plan::name).orElse(change.planId()))
+                        .orElse(""));
         model.put("ledger", ledger.items());
         model.put("ledgerNext", ledger.nextPosition().orElse(""));
         model.put("ledgerFirst", pages.ledgerBefore() == Long.MAX_VALUE);

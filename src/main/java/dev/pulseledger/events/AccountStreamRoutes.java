@@ -31,7 +31,9 @@ public final class AccountStreamRoutes {
             "reservation.expired",
             "sla.credited",
             "key.budget_warning",
-            "key.budget_exhausted");
+            "key.budget_exhausted",
+            "plan.changed",
+            "plan.change_scheduled");
 
     private final EventStreams streams;
     private final Function<String, Optional<NewestLine>> newestLine;

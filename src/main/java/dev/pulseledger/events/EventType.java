@@ -15,6 +15,8 @@ public enum EventType {
     SLA_CREDITED("sla.credited"),
     KEY_BUDGET_WARNING("key.budget_warning"),
     KEY_BUDGET_EXHAUSTED("key.budget_exhausted"),
+    PLAN_CHANGED("plan.changed"),
+    PLAN_CHANGE_SCHEDULED("plan.change_scheduled"),
     // What status subscribers hear of (CONTRACT §15), one type per kind of notice.
     STATUS_INCIDENT_CREATED("status.incident.created"),
     STATUS_INCIDENT_UPDATED("status.incident.updated"),

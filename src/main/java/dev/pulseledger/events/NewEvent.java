@@ -29,6 +29,8 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                     ReservationExpired,
                     SlaCredited,
                     KeyBudgetReached,
+                    PlanChanged,
+                    PlanChangeScheduled,
                     StatusNoticed {}
 
     public record ServiceStatusChanged(
@@ -101,6 +103,32 @@ public record NewEvent(EventType type, NewEvent.Data data) {
 
     /** A key budget as an event shows it. */
     public record KeyBudgetData(String pool, String period, long tokens) {}
+
+    /**
+     * The account moved from {@code previousPlanId} to {@code planId} at {@code at}, {@code when} being {@code now}
+     * (the period kept: {@code expired} tokens of the old allowance expired, {@code granted} prorated) or
+     * {@code period_end} (the renewal at {@code at} applied it: what it expired and granted).
+     */
+    public record PlanChanged(
+            String accountId,
+            String previousPlanId,
+            String planId,
+            String when,
+            String at,
+            String periodStart,
+            String periodEnd,
+            long expired,
+            long granted,
+            long balance)
+            implements Data {}
+
+    /** A plan change waits for the period's end at {@code at}; {@code replacedPlanId} is the one it replaced. */
+    public record PlanChangeScheduled(
+            String accountId,
+            String currentPlanId,
+            String planId,
+            String at,
+            @Nullable String replacedPlanId) implements Data {}
 
     /**
      * A notice for status subscribers: {@code subject} is the incident or maintenance window's id,
@@ -251,6 +279,42 @@ public record NewEvent(EventType type, NewEvent.Data data) {
                         Math.max(0, tokens - used),
                         Times.format(windowStart),
                         Times.format(resetsAt)));
+    }
+
+    /** The account moved to another plan within its period (CONTRACT §13). */
+    public static NewEvent planChanged(
+            String accountId,
+            String previousPlanId,
+            String planId,
+            String when,
+            Instant at,
+            Instant periodStart,
+            Instant periodEnd,
+            long expired,
+            long granted,
+            long balance) {
+        return new NewEvent(
+                EventType.PLAN_CHANGED,
+                new PlanChanged(
+                        accountId,
+                        previousPlanId,
+                        planId,
+                        when,
+                        Times.format(at),
+                        Times.format(periodStart),
+                        Times.format(periodEnd),
+                        expired,
+                        granted,
+                        balance));
+    }
+
+    /** A plan change now waits for the account's period to end at {@code at} (CONTRACT §13). */
+    public static NewEvent planChangeScheduled(
+            String accountId, String currentPlanId, String planId, Instant at, Optional<String> replacedPlanId) {
+        return new NewEvent(
+                EventType.PLAN_CHANGE_SCHEDULED,
+                new PlanChangeScheduled(
+                        accountId, currentPlanId, planId, Times.format(at), replacedPlanId.orElse(null)));
     }
 
     /** A reservation reached its expiry still held: everything it held went back (CONTRACT §8). */

@@ -158,6 +158,28 @@ class OperatorCliTest {
                 .isEqualTo(300);
         assertThat(cli("accounts", "revoke-grant", accountId, grantId).exitCode())
                 .isNotZero();
+
+        assertThat(ok("accounts", "plan-change", accountId, "sla-cli", "--when", "period_end", "--json")
+                        .json()
+                        .path("pendingChange")
+                        .path("planId")
+                        .asText())
+                .isEqualTo("sla-cli");
+        assertThat(ok("accounts", "cancel-plan-change", accountId, "--json")
+                        .json()
+                        .path("cancelled")
+                        .path("planId")
+                        .asText())
+                .isEqualTo("sla-cli");
+        assertThat(cli("accounts", "cancel-plan-change", accountId).exitCode()).isNotZero();
+        assertThat(ok("accounts", "plan-change", accountId, "sla-cli", "--when", "now", "--json")
+                        .json()
+                        .path("planId")
+                        .asText())
+                .isEqualTo("sla-cli");
+        assertThat(cli("accounts", "plan-change", accountId, "sla-cli", "--when", "later")
+                        .exitCode())
+                .isNotZero();
     }
 
     @Test
@@ -255,6 +277,34 @@ class OperatorCliTest {
 
         assertThat(ok("keys", "revoke", keyId).out()).contains("Revoked " + keyId);
         assertThat(node.caller(key).get("/api/tokens/balance").status()).isEqualTo(401);
+    }
+
+    @Test
+    void aKeysBudgetsAreSetAtCreationReplacedAndClearedAndTheCallerIsHeldToThem() {
+        String accountId = newAccount("Budgeted", 500);
+        String key = ok("keys", "create", accountId, "--budget", "default:day:50", "--json")
+                .json()
+                .get("key")
+                .asText();
+        assertThat(ok("keys", "list", accountId).out()).contains("default:day:50");
+        assertThat(node.caller(key).post("/api/tokens/spend/51").code()).isEqualTo("key_budget_exceeded");
+        String keyId =
+                ok("keys", "list", accountId, "--json").json().at("/data/0/id").asText();
+
+        Run replaced =
+                ok("keys", "budgets", accountId, keyId, "--budget", "default:week:60", "--budget", "default:day:55");
+        assertThat(replaced.out()).contains("week");
+        assertThat(node.caller(key).post("/api/tokens/spend/51").status()).isEqualTo(201);
+        assertThat(cli("keys", "budgets", accountId, keyId, "--budget", "default:year:5")
+                        .exitCode())
+                .isEqualTo(ExitCodes.REFUSED);
+        assertThat(cli("keys", "budgets", accountId, keyId, "--budget", "default-day-5")
+                        .exitCode())
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(cli("keys", "budgets", accountId, keyId).exitCode()).isEqualTo(ExitCodes.USAGE);
+        ok("keys", "budgets", accountId, keyId, "--clear");
+        assertThat(ok("keys", "list", accountId).out()).doesNotContain("default:day");
+        assertThat(node.caller(key).post("/api/tokens/spend/100").status()).isEqualTo(201);
     }
 
     @Test

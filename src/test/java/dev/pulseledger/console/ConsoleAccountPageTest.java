@@ -53,6 +53,51 @@ class ConsoleAccountPageTest {
         }
     }
 
+    /** CONTRACT §13: the account page changes the plan within the period, now or at its end, and cancels. */
+    @Test
+    void theAccountPageChangesThePlanNowOrAtThePeriodsEndAndCancels() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Api admin = node.admin();
+            for (String id : List.of("basic", "pro")) {
+                assertThat(admin.post("/admin/plans", Map.of("id", id, "name", id, "allowance", 500, "period", "month"))
+                                .status())
+                        .isEqualTo(201);
+            }
+            String accountId = new Fixtures(admin).account("basic", 0);
+            String page = "/console/accounts/" + accountId;
+            String action = page + "/plan-change";
+            ConsoleClient console = new ConsoleClient(node.baseUrl());
+            assertThat(console.signIn(TestNode.ADMIN_KEY).statusCode()).isEqualTo(303);
+
+            assertThat(console.submit(page, action, Map.of("changePlanId", "basic", "when", "now"))
+                            .body())
+                    .contains("The account is on this plan already.");
+            assertThat(console.submit(page, action, Map.of("changePlanId", "pro", "when", "soon"))
+                            .body())
+                    .contains("Choose now or at the end of the period.");
+            assertThat(console.submit(page, action, Map.of("changePlanId", "pro", "when", "period_end"))
+                            .statusCode())
+                    .isEqualTo(303);
+            assertThat(console.get(page).body())
+                    .contains("<dd id=\"pending-change\">to pro (<code>pro</code>) at ")
+                    .contains("Cancel waiting change");
+            assertThat(console.submit(page, action, Map.of("when", "cancel")).statusCode())
+                    .isEqualTo(303);
+            assertThat(admin.get("/admin/accounts/" + accountId).json().has("pendingChange"))
+                    .isFalse();
+            assertThat(console.submit(page, action, Map.of("when", "cancel")).body())
+                    .contains("No plan change waits");
+            assertThat(console.submit(page, action, Map.of("changePlanId", "pro", "when", "now"))
+                            .statusCode())
+                    .isEqualTo(303);
+            assertThat(admin.get("/admin/accounts/" + accountId)
+                            .json()
+                            .path("planId")
+                            .asText())
+                    .isEqualTo("pro");
+        }
+    }
+
     @Test
     void theAccountPageChartsWhatTheAccountSpentEachDayAsTheUsageApiReportsIt() {
         try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {

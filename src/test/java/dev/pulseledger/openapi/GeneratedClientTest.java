@@ -100,7 +100,9 @@ class GeneratedClientTest {
             assertThat(reverted.getStatus()).isEqualTo(Reverted.StatusEnum.REVERTED);
             assertThat(tokens.getBalance(null, null, null).getBalance().getBalance())
                     .isEqualTo(1000);
-            assertThat(tokens.getUsage(null, null, null, null, null).getTotal().getSpent())
+            assertThat(tokens.getUsage(null, null, null, null, null, null)
+                            .getTotal()
+                            .getSpent())
                     .isEqualTo(100);
 
             ReservationsApi reservations = new ReservationsApi(client);

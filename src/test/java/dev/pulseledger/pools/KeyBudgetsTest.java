@@ -151,6 +151,20 @@ class KeyBudgetsTest {
                     .isEqualTo(100);
             assertThat(capped.balance()).isEqualTo(10_000 - 30 - 100);
             assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+
+            // verify checks every window: today's spending made 101 (as a broken write would) is found.
+            try (Database database = LedgerAudit.open(node.databaseUrl())) {
+                database.runInTransaction(connection -> {
+                    try (PreparedStatement ps = connection.prepareStatement(
+                            "UPDATE spendings SET amount = amount + 1 WHERE amount = 100 AND pool = 'default'")) {
+                        assertThat(ps.executeUpdate()).isEqualTo(1);
+                    }
+                });
+            }
+            assertThat(LedgerAudit.mismatches(node.databaseUrl()))
+                    .anySatisfy(m -> assertThat(m.problem())
+                            .contains("used 101 of pool default in the day from"
+                                    + " 2026-05-05T00:00:00Z, above its budget of 100"));
         }
     }
 
@@ -244,6 +258,54 @@ class KeyBudgetsTest {
                             .json()
                             .at("/data/0/budgets"))
                     .hasSize(1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void usageByKeyShowsThatKeysSpendingOnlyAndAnotherAccountsKeyIsNotFound(TestStore store) {
+        TestClock clock = new TestClock(MONDAY);
+        try (TestNode node = TestNode.start(store.newDatabaseUrl(), clock)) {
+            Fixtures fixtures = new Fixtures(node);
+            Fixtures.Caller caller = fixtures.caller(10_000);
+            Fixtures.IssuedKey second = fixtures.issueKey(caller.accountId());
+            Api first = node.caller(caller.key());
+            Api other = node.caller(second.key());
+            String firstSpending = first.post("/api/tokens/spend/100")
+                    .json()
+                    .path("spendingId")
+                    .asText();
+            first.post("/api/tokens/spendings/" + firstSpending + "/revert", Map.of("amount", 30));
+            other.post("/api/tokens/spend/7");
+            String settled = hold(other, "default", 50);
+            other.post("/api/tokens/reservations/" + settled + "/settle", Map.of("amount", 20));
+
+            JsonNode byOther =
+                    first.get("/api/tokens/usage?keyId=" + second.id()).json().path("total");
+            assertThat(byOther.path("spent").asLong()).isEqualTo(27);
+            assertThat(byOther.path("spendings").asLong()).isEqualTo(2);
+            String firstKeyId =
+                    first.get("/api/tokens/key").json().path("keyId").asText();
+            JsonNode byFirst = node.admin()
+                    .get("/admin/accounts/" + caller.accountId() + "/usage?keyId=" + firstKeyId)
+                    .json()
+                    .path("total");
+            assertThat(byFirst.path("spent").asLong()).isEqualTo(100);
+            assertThat(byFirst.path("reverted").asLong()).isEqualTo(30);
+            assertThat(first.get("/api/tokens/usage").json().at("/total/spent").asLong())
+                    .isEqualTo(127);
+
+            Fixtures.Caller stranger = fixtures.caller(10);
+            String strangerKey = node.caller(stranger.key())
+                    .get("/api/tokens/key")
+                    .json()
+                    .path("keyId")
+                    .asText();
+            assertThat(first.get("/api/tokens/usage?keyId=" + strangerKey).code())
+                    .isEqualTo("key_not_found");
+            assertThat(first.get("/api/tokens/usage?keyId=key_none").code()).isEqualTo("key_not_found");
+            assertThat(node.admin().get("/admin/accounts/acct_none/usage").code())
+                    .isEqualTo("account_not_found");
         }
     }
 

@@ -81,9 +81,7 @@ class PoolsConcurrencyTest {
                         .get("/api/tokens/balance")
                         .json();
                 for (String pool : POOLS) {
-                    long now = pool.equals("default")
-                            ? balance.path("balance").asLong()
-                            : balance.at("/pools/" + pool + "/balance").asLong();
+                    long now = poolBalance(balance, pool);
                     long net = taken.getOrDefault(caller.accountId() + "/" + pool, new AtomicLong())
                             .get();
                     assertThat(now).as(pool).isNotNegative().isEqualTo(OPENING.get(pool) - net);
@@ -94,6 +92,13 @@ class PoolsConcurrencyTest {
         } finally {
             nodes.forEach(TestNode::close);
         }
+    }
+
+    /** A pool's balance in the plain balance view: {@code default}'s is its {@code balance}. */
+    static long poolBalance(JsonNode balance, String pool) {
+        return pool.equals("default")
+                ? balance.path("balance").asLong()
+                : balance.at("/pools/" + pool + "/balance").asLong();
     }
 
     /** A hold of twice the cost in the pool, settled for the cost: the rest returns. */

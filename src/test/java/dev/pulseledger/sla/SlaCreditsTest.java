@@ -37,12 +37,9 @@ class SlaCreditsTest {
     void eachBreachedPeriodIsCreditedOnceOnEveryNode(TestStore store) {
         TestClock clock = new TestClock(T0);
         String url = store.newDatabaseUrl();
-        int nodeCount = store == TestStore.POSTGRESQL ? 3 : 1;
         List<TestNode> nodes = new ArrayList<>();
         try {
-            for (int i = 0; i < nodeCount; i++) {
-                nodes.add(TestNode.start(url, clock));
-            }
+            nodes.addAll(PlanChangeTest.startNodes(store, url, clock));
             Api admin = nodes.getFirst().admin();
             PlanSlaTest.service(admin, "api");
             Reply plan = admin.post(

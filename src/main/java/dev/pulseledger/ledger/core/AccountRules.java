@@ -74,6 +74,7 @@ final class AccountRules {
                 account.status(),
                 batch.now,
                 opened.period,
-                opened.dueAt));
+                opened.dueAt,
+                Optional.empty()));
     }
 }

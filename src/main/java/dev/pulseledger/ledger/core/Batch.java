@@ -14,6 +14,7 @@ public final class Batch implements CommandRules {
     private final AccountRules accounts;
     private final PeriodRules periods;
     private final SlaRules slas;
+    private final PlanChangeRules planChanges;
 
     Batch(LedgerState read, Instant at, Supplier<String> grantIds) {
         this.state = new BatchState(read, at, grantIds);
@@ -25,6 +26,7 @@ public final class Batch implements CommandRules {
         this.reservations = new ReservationRules(state, grants, periods, holds, budgets);
         this.accounts = new AccountRules(state, grants, periods);
         this.slas = new SlaRules(state, grants, periods);
+        this.planChanges = new PlanChangeRules(state, periods);
     }
 
     /** Decides one command; its outcome has the command's own type. */
@@ -75,6 +77,16 @@ public final class Batch implements CommandRules {
     @Override
     public PlanChangeResult changePlan(LedgerCommand.ChangePlan command) {
         return periods.changePlan(command);
+    }
+
+    @Override
+    public InPeriodChangeResult changePlanInPeriod(LedgerCommand.ChangePlanInPeriod command) {
+        return planChanges.change(command);
+    }
+
+    @Override
+    public CancelPlanChangeResult cancelPlanChange(LedgerCommand.CancelPlanChange command) {
+        return planChanges.cancel(command);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.pulseledger.ledger.core;
 
 import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.PendingPlanChange;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.events.NewEvent;
 import java.time.Instant;
@@ -77,7 +78,10 @@ public record ChangeSet(
         revocations = List.copyOf(revocations);
     }
 
-    /** An account's plan and period state after the batch; {@code planChanged} when it moved to {@code planId}. */
+    /**
+     * An account's plan and period state after the batch; {@code planChanged} when it moved to {@code planId};
+     * {@code pendingChange} the plan change that waits for its period's end, if any.
+     */
     public record AccountPeriod(
             String accountId,
             String planId,
@@ -85,5 +89,6 @@ public record ChangeSet(
             Instant anchor,
             Optional<Period> period,
             long periodGranted,
-            Instant dueAt) {}
+            Instant dueAt,
+            Optional<PendingPlanChange> pendingChange) {}
 }

@@ -21,6 +21,10 @@ public interface CommandRules {
 
     PlanChangeResult changePlan(LedgerCommand.ChangePlan command);
 
+    InPeriodChangeResult changePlanInPeriod(LedgerCommand.ChangePlanInPeriod command);
+
+    CancelPlanChangeResult cancelPlanChange(LedgerCommand.CancelPlanChange command);
+
     TouchResult touch(LedgerCommand.Touch command);
 
     SlaCreditResult slaCredit(LedgerCommand.SlaCredit command);

@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * Tokens from one credit or one period's allowance. Of its {@code amount}, {@code remaining} can be
  * spent, {@code expired} expired, and the rest is held by spendings; {@code periodStart} names the
- * period of an allowance grant. Its tokens belong to one {@code pool} (CONTRACT §14).
+ * period of an allowance grant (for the prorated grant of a plan change within a period, the instant the
+ * change made it, CONTRACT §13). Its tokens belong to one {@code pool} (CONTRACT §14).
  */
 public record Grant(
         String id,

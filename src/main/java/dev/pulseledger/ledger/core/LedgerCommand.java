@@ -142,6 +142,26 @@ public sealed interface LedgerCommand<R extends LedgerOutcome> {
         }
     }
 
+    /**
+     * Move the account to another plan within its period (CONTRACT §13): {@code NOW} prorates the new plan's
+     * allowance over what is left of the period, {@code PERIOD_END} waits for the renewal at its end.
+     */
+    record ChangePlanInPeriod(String accountId, String planId, PlanChangeTiming when)
+            implements LedgerCommand<InPeriodChangeResult> {
+        @Override
+        public InPeriodChangeResult decideBy(CommandRules rules) {
+            return rules.changePlanInPeriod(this);
+        }
+    }
+
+    /** Drop the plan change that waits for the account's period to end. */
+    record CancelPlanChange(String accountId) implements LedgerCommand<CancelPlanChangeResult> {
+        @Override
+        public CancelPlanChangeResult decideBy(CommandRules rules) {
+            return rules.cancelPlanChange(this);
+        }
+    }
+
     /** Take back what is left of one credit grant of the account, once (CONTRACT §13). */
     record RevokeGrant(String accountId, String grantId) implements LedgerCommand<RevokeResult> {
         @Override

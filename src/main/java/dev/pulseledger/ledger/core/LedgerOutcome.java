@@ -7,6 +7,8 @@ public sealed interface LedgerOutcome
                 CreditResult,
                 OpenResult,
                 PlanChangeResult,
+                InPeriodChangeResult,
+                CancelPlanChangeResult,
                 TouchResult,
                 ReserveResult,
                 SettleResult,

@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.core;
 
+import dev.pulseledger.accounts.PendingPlanChange;
 import dev.pulseledger.accounts.Period;
 import java.time.Instant;
 import java.util.List;
@@ -68,6 +69,7 @@ public record LedgerState(
      *     account older than V181, unknown)
      * @param grants its grants with tokens left, and any other grant the batch's reverts return to
      * @param pools the named pools it has (CONTRACT §14); {@code default} is not listed
+     * @param pendingChange the plan change that waits for its period's end (CONTRACT §13), if any
      */
     public record AccountState(
             String id,
@@ -80,7 +82,8 @@ public record LedgerState(
             Instant dueAt,
             Optional<Instant> lastLineAt,
             List<Grant> grants,
-            Set<String> pools) {
+            Set<String> pools,
+            Optional<PendingPlanChange> pendingChange) {
         public AccountState {
             grants = List.copyOf(grants);
             pools = Set.copyOf(pools);
@@ -99,7 +102,8 @@ public record LedgerState(
                     dueAt,
                     lastLineAt,
                     grants,
-                    pools);
+                    pools,
+                    pendingChange);
         }
     }
 

@@ -1,21 +1,27 @@
 package dev.pulseledger.ledger.core;
 
+import dev.pulseledger.accounts.PendingPlanChange;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.PoolAllowance;
 import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.events.NewEvent;
+import java.math.BigInteger;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.LongUnaryOperator;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Periods and renewals (CONTRACT §7): before an account's first command in a batch it is brought up to
- * date once (due holds expire, an ended period renews with its rollover, due grants expire); a plan change
- * starts a new period at once.
+ * date once (due holds expire, an ended period renews with its rollover, due grants expire, and a plan change
+ * that waited for that end is applied); a plan change through {@code PUT} starts a new period at once, one
+ * within the period (CONTRACT §13) keeps it.
  */
 final class PeriodRules {
     static final String RENEWAL = "renewal";
@@ -66,13 +72,11 @@ final class PeriodRules {
             catchUp(account);
             return new PlanChangeResult.Changed(account.period.orElseThrow());
         }
-        long expired = 0;
-        for (Grant grant : grants.live(account, null, GrantKind.ALLOWANCE)) {
-            expired += grants.expire(account, grant, grant.remaining());
-        }
+        long expired = endAllowances(account, null);
         account.plan = plan;
         account.planChanged = true;
         account.anchor = batch.now;
+        account.pending = Optional.empty();
         long granted = startPeriod(account);
         Period period = account.period.orElseThrow();
         batch.changes.events.add(NewEvent.allowanceRenewed(
@@ -107,6 +111,8 @@ final class PeriodRules {
      * the period containing now is granted.
      */
     private void renew(WorkingAccount account) {
+        PlanTerms ending = account.plan;
+        Optional<PendingPlanChange> applied = applyPendingChange(account);
         Period next = Period.containing(account.anchor, account.plan.period(), batch.now);
         Map<String, List<Grant>> unusedByPool = grants.live(account, null, GrantKind.ALLOWANCE).stream()
                 .filter(g -> g.expiredBy(batch.now))
@@ -114,11 +120,11 @@ final class PeriodRules {
         long rolledOver = 0;
         long expired = 0;
         for (Map.Entry<String, List<Grant>> pool : unusedByPool.entrySet()) {
-            long kept = rollOver(account, pool.getValue(), rollover(account.plan, pool.getKey()), next);
+            long kept = rollOver(account, pool.getValue(), rollover(ending, pool.getKey()), next);
             rolledOver += kept;
             expired += pool.getValue().stream().mapToLong(Grant::remaining).sum() - kept;
         }
-        long granted = grantAllowance(account, next);
+        long granted = grantAllowance(account, next, false, null, LongUnaryOperator.identity());
         if (granted > 0 || expired > 0) {
             batch.changes.events.add(NewEvent.allowanceRenewed(
                     account.id,
@@ -131,6 +137,109 @@ final class PeriodRules {
                     expired,
                     account.balance));
         }
+        if (applied.isPresent()) {
+            batch.changes.events.add(NewEvent.planChanged(
+                    account.id,
+                    ending.planId(),
+                    account.plan.planId(),
+                    PlanChangeTiming.PERIOD_END.wire(),
+                    applied.get().at(),
+                    next.start(),
+                    next.end(),
+                    expired,
+                    granted,
+                    account.balance));
+        }
+    }
+
+    /**
+     * Moves the account to the plan of its waiting change when that change is due, once: the change is
+     * cleared in the same round, with the account locked. The anchor stays unless the new plan's periods are
+     * of another length, when they count from the change's boundary. Empty when no change was applied.
+     */
+    private Optional<PendingPlanChange> applyPendingChange(WorkingAccount account) {
+        if (account.pending.isEmpty() || account.pending.get().at().isAfter(batch.now)) {
+            return Optional.empty();
+        }
+        PendingPlanChange change = account.pending.get();
+        account.pending = Optional.empty();
+        account.periodChanged = true;
+        PlanTerms plan = batch.read.plans().get(change.planId());
+        if (plan == null || plan.planId().equals(account.plan.planId())) {
+            return Optional.empty();
+        }
+        if (plan.period() != account.plan.period()) {
+            account.anchor = change.at();
+        }
+        account.plan = plan;
+        account.planChanged = true;
+        return Optional.of(change);
+    }
+
+    /**
+     * Moves the account to {@code plan} now, keeping its period (CONTRACT §13): what is left of every
+     * allowance grant that has not expired yet (rolled-over ones included) expires, and each of those grants
+     * now ends now, so that tokens a revert returns to it expire again; the new plan grants
+     * {@code floor(allowance × time left / period length)} in each of its pools (milliseconds), as grants that
+     * start now. The account must be up to date, so its period has not ended.
+     */
+    InPeriodChangeResult.Changed changeNow(WorkingAccount account, PlanTerms plan) {
+        Period period = account.period.orElseThrow();
+        String previous = account.plan.planId();
+        long expired = endAllowances(account, Pools.DEFAULT);
+        if (plan.period() != account.plan.period()) {
+            account.anchor = period.end(); // the next period, on the new plan's length, starts where this one ends
+        }
+        account.plan = plan;
+        account.planChanged = true;
+        account.pending = Optional.empty();
+        long left = Duration.between(batch.now, period.end()).toMillis();
+        long length = Duration.between(period.start(), period.end()).toMillis();
+        String reason = PlanChangeTiming.REASON + " from " + previous + " to " + plan.planId() + " (now)";
+        long granted = grantAllowance(account, period, true, reason, allowance -> prorated(allowance, left, length));
+        batch.changes.events.add(NewEvent.planChanged(
+                account.id,
+                previous,
+                plan.planId(),
+                PlanChangeTiming.NOW.wire(),
+                batch.now,
+                period.start(),
+                period.end(),
+                expired,
+                granted,
+                account.balance));
+        return new InPeriodChangeResult.Changed(
+                previous, plan.planId(), batch.now, period, expired, granted, account.balance);
+    }
+
+    /** {@code floor(allowance × left / length)}, exactly: an allowance is up to 10¹², a year 3.2·10¹⁰ ms. */
+    static long prorated(long allowance, long left, long length) {
+        return BigInteger.valueOf(allowance)
+                .multiply(BigInteger.valueOf(left))
+                .divide(BigInteger.valueOf(length))
+                .longValueExact();
+    }
+
+    /**
+     * Ends every allowance grant of the account that has not expired (spent and rolled-over ones too): what is
+     * left of it expires, and it now ends now, so that tokens a revert returns to it expire again. Returns the
+     * tokens that expired in {@code pool}, or in every pool when null.
+     */
+    private long endAllowances(WorkingAccount account, @Nullable String pool) {
+        List<Grant> unexpired = account.grantIds.stream()
+                .map(batch::grant)
+                .filter(g -> g.kind() == GrantKind.ALLOWANCE && !g.expiredBy(batch.now))
+                .sorted(Grant.SPENDING_ORDER)
+                .toList();
+        long expired = 0;
+        for (Grant grant : unexpired) {
+            long tokens = grants.expire(account, grant, grant.remaining());
+            if (pool == null || grant.pool().equals(pool)) {
+                expired += tokens;
+            }
+            batch.putGrant(batch.grant(grant.id()).expiringAt(batch.now));
+        }
+        return expired;
     }
 
     /** Expires the pool's unused allowance above {@code rollover}; the rest lasts until {@code next} ends. */
@@ -161,39 +270,77 @@ final class PeriodRules {
     /** Starts a period at the account's anchor (opening, plan change) and grants its allowance. */
     long startPeriod(WorkingAccount account) {
         Period first = Period.containing(account.anchor, account.plan.period(), batch.now);
-        long granted = grantAllowance(account, first);
+        long granted = grantAllowance(account, first, true, null, LongUnaryOperator.identity());
         account.dueAt = nextDue(account);
         account.periodChanged = true;
         return granted;
     }
 
-    private long grantAllowance(WorkingAccount account, Period period) {
+    /**
+     * Grants the plan's allowance of each pool, {@code share} of it, until the period ends, as grants that start
+     * at the period's start (a renewal) or, when {@code startsNow} (an opening, a plan change), now; {@code reason}
+     * goes on their lines. Returns the {@code default} pool's.
+     */
+    private long grantAllowance(
+            WorkingAccount account,
+            Period period,
+            boolean startsNow,
+            @Nullable String reason,
+            LongUnaryOperator share) {
+        long granted = share.applyAsLong(account.plan.allowance());
         account.period = Optional.of(period);
-        account.periodGranted = account.plan.allowance();
+        account.periodGranted = granted;
         account.periodChanged = true;
-        if (account.plan.allowance() > 0) {
+        if (granted > 0) {
             grants.grant(
                     account,
                     GrantKind.ALLOWANCE,
-                    account.plan.allowance(),
+                    granted,
                     Optional.of(period.end()),
-                    Optional.of(period.start()),
-                    null);
+                    Optional.of(startsNow ? grantStart(account, Pools.DEFAULT) : period.start()),
+                    reason);
         }
         account.plan.pools().forEach((pool, terms) -> {
             account.notePool(pool);
-            if (terms.allowance() > 0) {
+            long tokens = share.applyAsLong(terms.allowance());
+            if (tokens > 0) {
                 grants.grant(
                         account,
                         pool,
                         GrantKind.ALLOWANCE,
-                        terms.allowance(),
+                        tokens,
                         Optional.of(period.end()),
-                        Optional.of(period.start()),
-                        null);
+                        Optional.of(startsNow ? grantStart(account, pool) : period.start()),
+                        reason);
             }
         });
-        return account.plan.allowance();
+        return granted;
+    }
+
+    /**
+     * When an allowance grant of the pool that starts now does: now, or the first millisecond after it that no
+     * allowance grant of the pool starts at. A grant's start is unique per account and pool (the index
+     * {@code grants_allowance_period}); only plan changes within one millisecond (or one at the very instant
+     * a period renewed) move it, and the store has read every allowance grant of the period for them.
+     */
+    private Instant grantStart(WorkingAccount account, String pool) {
+        Instant start = batch.now;
+        while (startTaken(account, pool, start)) {
+            start = start.plusMillis(1);
+        }
+        return start;
+    }
+
+    private boolean startTaken(WorkingAccount account, String pool, Instant start) {
+        for (String id : account.grantIds) {
+            Grant grant = batch.grant(id);
+            if (grant.kind() == GrantKind.ALLOWANCE
+                    && grant.pool().equals(pool)
+                    && grant.periodStart().equals(Optional.of(start))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -32,6 +32,11 @@ public sealed interface Refusal
                 OpenResult.UnknownPlan,
                 PlanChangeResult.UnknownPlan,
                 PlanChangeResult.AccountNotFound,
+                InPeriodChangeResult.SamePlan,
+                InPeriodChangeResult.UnknownPlan,
+                InPeriodChangeResult.AccountNotFound,
+                CancelPlanChangeResult.NothingPending,
+                CancelPlanChangeResult.AccountNotFound,
                 RevokeResult.AlreadyRevoked,
                 RevokeResult.GrantNotFound,
                 RevokeResult.AccountNotFound {}

@@ -22,6 +22,8 @@ import java.util.TreeSet;
  * @param grantIds the grants the batch revokes: each is read (with tokens left or not), and whether it was revoked
  * @param keyIds the keys that spend or hold in the batch: their budgets are read, each with its use in its
  *     window at {@code now}
+ * @param allowancesOf the accounts that change plan now (a new period, or within the period): every allowance
+ *     grant of theirs that has not expired or started in their current period is read, spent ones too
  */
 public record StateQuery(
         SortedSet<String> accountIds,
@@ -33,7 +35,8 @@ public record StateQuery(
         Instant now,
         Set<SlaPeriod.Key> slaPeriods,
         Set<String> grantIds,
-        Set<String> keyIds) {
+        Set<String> keyIds,
+        Set<String> allowancesOf) {
 
     /**
      * What must be read to decide {@code commands}.
@@ -49,6 +52,7 @@ public record StateQuery(
         Set<SlaPeriod.Key> slaPeriods = new LinkedHashSet<>();
         Set<String> grantIds = new LinkedHashSet<>();
         Set<String> keyIds = new LinkedHashSet<>();
+        Set<String> allowancesOf = new LinkedHashSet<>();
         for (LedgerCommand<?> command : commands) {
             accountIds.add(command.accountId());
             switch (command) {
@@ -76,7 +80,17 @@ public record StateQuery(
                 case LedgerCommand.Settle settle -> reservationIds.add(settle.reservationId());
                 case LedgerCommand.Release release -> reservationIds.add(release.reservationId());
                 case LedgerCommand.Open open -> planIds.add(open.account().planId());
-                case LedgerCommand.ChangePlan change -> planIds.add(change.planId());
+                case LedgerCommand.ChangePlan change -> {
+                    planIds.add(change.planId());
+                    allowancesOf.add(change.accountId());
+                }
+                case LedgerCommand.ChangePlanInPeriod change -> {
+                    planIds.add(change.planId());
+                    if (change.when() == PlanChangeTiming.NOW) {
+                        allowancesOf.add(change.accountId());
+                    }
+                }
+                case LedgerCommand.CancelPlanChange cancel -> {}
                 case LedgerCommand.Credit credit -> {}
                 case LedgerCommand.Touch touch -> {}
                 case LedgerCommand.RevokeGrant revoke -> grantIds.add(revoke.grantId());
@@ -96,6 +110,7 @@ public record StateQuery(
                 now,
                 slaPeriods,
                 grantIds,
-                keyIds);
+                keyIds,
+                allowancesOf);
     }
 }

@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.core;
 
+import dev.pulseledger.accounts.PendingPlanChange;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.ledger.core.ChangeSet.AccountPeriod;
@@ -28,6 +29,8 @@ final class WorkingAccount {
     Instant dueAt;
     boolean periodChanged;
     boolean planChanged;
+    /** The plan change that waits for the period's end (CONTRACT §13); its plan's terms are in the batch's plans. */
+    Optional<PendingPlanChange> pending;
     /** No earlier than the expiry of any held reservation of the account that the store did not read. */
     Instant unreadHoldsFrom;
 
@@ -48,6 +51,7 @@ final class WorkingAccount {
         this.period = state.period();
         this.periodGranted = state.periodGranted();
         this.dueAt = state.dueAt();
+        this.pending = state.pendingChange();
         this.unreadHoldsFrom = unreadHoldsFrom;
         this.pools.addAll(state.pools());
         for (Grant grant : state.grants()) {
@@ -65,6 +69,7 @@ final class WorkingAccount {
         this.anchor = now;
         this.period = Optional.empty();
         this.dueAt = now;
+        this.pending = Optional.empty();
         this.unreadHoldsFrom = Instant.MAX;
         this.periodChanged = true;
     }
@@ -97,7 +102,7 @@ final class WorkingAccount {
     }
 
     AccountPeriod accountPeriod() {
-        return new AccountPeriod(id, plan.planId(), planChanged, anchor, period, periodGranted, dueAt);
+        return new AccountPeriod(id, plan.planId(), planChanged, anchor, period, periodGranted, dueAt, pending);
     }
 
     /** The account needs the core again no later than {@code at}. */

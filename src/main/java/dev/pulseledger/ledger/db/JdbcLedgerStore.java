@@ -1,6 +1,8 @@
 package dev.pulseledger.ledger.db;
 
 import dev.pulseledger.accounts.Account;
+import dev.pulseledger.accounts.AccountStore;
+import dev.pulseledger.accounts.PendingPlanChange;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.PlanPeriod;
 import dev.pulseledger.accounts.Pools;
@@ -35,6 +37,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +58,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             + " COALESCE(a.low_balance_threshold, p.low_balance_threshold) AS threshold,"
             + " a.plan_id, p.allowance, p.period, p.rollover,"
             + " a.period_anchor, a.period_start, a.period_end, a.period_granted, a.due_at, a.last_line_at,"
-            + " a.pools, p.pools AS plan_pools"
+            + " a.pools, p.pools AS plan_pools, a.pending_plan_id, a.pending_at"
             + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
 
     /**
@@ -76,13 +79,22 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     private static final String SELECT_IDEMPOTENCY =
             "SELECT amount, outcome, spending_id, balance, created_at, detail FROM idempotency_keys"
                     + " WHERE account_id = ? AND key = ?";
+    /**
+     * The allowance grants of an account changing plan now (CONTRACT §13) that have not expired or that started
+     * in its current period, spent ones too: the change ends each of them, and a new grant's start must not
+     * be one of theirs.
+     */
+    private static final String SELECT_PERIOD_ALLOWANCES = "SELECT " + GrantRows.COLUMNS + " FROM grants g"
+            + " WHERE g.account_id = ? AND g.kind = 'allowance' AND (g.expires_at > ? OR g.period_start >= ?)";
+
     private static final String SELECT_PLAN =
             "SELECT id, allowance, period, rollover, pools AS plan_pools FROM plans WHERE id = ?";
     private static final String INSERT_ACCOUNT =
             "INSERT INTO accounts (id, name, plan_id, balance, status, created_at, period_anchor, due_at)"
                     + " VALUES (?, ?, ?, 0, ?, ?, ?, ?)";
     private static final String UPDATE_PERIOD = "UPDATE accounts SET plan_id = ?, period_anchor = ?,"
-            + " period_start = ?, period_end = ?, period_granted = ?, due_at = ? WHERE id = ?";
+            + " period_start = ?, period_end = ?, period_granted = ?, due_at = ?, pending_plan_id = ?, pending_at = ?"
+            + " WHERE id = ?";
     private static final String UPDATE_POOLS = "UPDATE accounts SET pools = ? WHERE id = ?";
     private static final String MARK_REVERTED = "UPDATE spendings SET status = ?, reverted_amount = ?, reverted_at = ?"
             + " WHERE id = ? AND reverted_amount < ?";
@@ -189,7 +201,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 Rows.instant(rs, "due_at"),
                 Rows.optionalInstant(rs, "last_line_at"),
                 List.of(),
-                Pools.decodeNames(rs.getString("pools")));
+                Pools.decodeNames(rs.getString("pools")),
+                AccountStore.pendingChange(rs));
     }
 
     /** A plan's terms from a row with its allowance, period, rollover and plan_pools. */
@@ -235,6 +248,9 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         for (String grantId : query.grantIds()) {
             readGrant(connection, locked, grantId);
         }
+        for (String accountId : query.allowancesOf()) {
+            readPeriodAllowances(connection, locked.get(accountId), query.now());
+        }
         if (query.landedSpends()) {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_SPEND_BALANCE)) {
                 for (String id : spendings.keySet()) {
@@ -255,7 +271,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 allocations,
                 idempotencyRecords(connection, query),
                 landedSpendBalances,
-                plans(connection, query),
+                plans(connection, planIds(query, locked)),
                 reservations,
                 holdsDueAfter,
                 SlaPeriodRows.measured(connection, query.slaPeriods()),
@@ -375,13 +391,46 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         return records;
     }
 
-    private static Map<String, PlanTerms> plans(Connection connection, StateQuery query) throws SQLException {
+    /** The plans the batch names, and those of the locked accounts' waiting plan changes (their renewal may apply them). */
+    private static Set<String> planIds(StateQuery query, Map<String, LockedAccount> locked) {
+        Set<String> ids = new LinkedHashSet<>(query.planIds());
+        for (LockedAccount account : locked.values()) {
+            account.account().pendingChange().ifPresent(change -> ids.add(change.planId()));
+        }
+        return ids;
+    }
+
+    /** Reads the allowance grants of {@link #SELECT_PERIOD_ALLOWANCES} that the lock did not read into the account. */
+    private static void readPeriodAllowances(Connection connection, @Nullable LockedAccount account, Instant now)
+            throws SQLException {
+        if (account == null) {
+            return;
+        }
+        Set<String> known = new HashSet<>();
+        account.grants().forEach(g -> known.add(g.id()));
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_PERIOD_ALLOWANCES)) {
+            ps.setString(1, account.account().id());
+            ps.setLong(2, now.toEpochMilli());
+            ps.setLong(
+                    3, account.account().period().map(Period::start).orElse(now).toEpochMilli());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Grant grant = GrantRows.grant(rs).orElseThrow();
+                    if (known.add(grant.id())) {
+                        account.grants().add(grant);
+                    }
+                }
+            }
+        }
+    }
+
+    private static Map<String, PlanTerms> plans(Connection connection, Set<String> planIds) throws SQLException {
         Map<String, PlanTerms> plans = new HashMap<>();
-        if (query.planIds().isEmpty()) {
+        if (planIds.isEmpty()) {
             return plans;
         }
         try (PreparedStatement ps = connection.prepareStatement(SELECT_PLAN)) {
-            for (String id : query.planIds()) {
+            for (String id : planIds) {
                 ps.setString(1, id);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
@@ -440,7 +489,13 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                     Rows.setOptionalInstant(ps, 4, period.period().map(Period::end));
                     ps.setLong(5, period.periodGranted());
                     ps.setLong(6, period.dueAt().toEpochMilli());
-                    ps.setString(7, period.accountId());
+                    ps.setString(
+                            7,
+                            period.pendingChange()
+                                    .map(PendingPlanChange::planId)
+                                    .orElse(null));
+                    Rows.setOptionalInstant(ps, 8, period.pendingChange().map(PendingPlanChange::at));
+                    ps.setString(9, period.accountId());
                     ps.addBatch();
                 }
                 ps.executeBatch();

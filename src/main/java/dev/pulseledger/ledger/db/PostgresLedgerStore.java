@@ -55,7 +55,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             NamedSql lock = keys
                     ? PostgresLedgerSql.LOCK_FREE_AND_READ_GRANTS_AND_BUDGETS
                     : PostgresLedgerSql.LOCK_FREE_AND_READ_GRANTS;
-            lockAndRead(connection, lock, into, () -> {
+            lockAndRead(connection, lock, ids, into, () -> {
                 if (accounts.size() < ids.size()) {
                     requireNoneBusy(connection, ids, accounts.keySet());
                 }
@@ -65,7 +65,15 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             String replaced = setLockWait(connection, Long.toString(Math.max(1, lockWait.toMillis())));
             NamedSql lock =
                     keys ? PostgresLedgerSql.LOCK_AND_READ_GRANTS_AND_BUDGETS : PostgresLedgerSql.LOCK_AND_READ_GRANTS;
-            lockAndRead(connection, lock, into, () -> {});
+            lockAndRead(connection, lock, ids, into, () -> {});
+            if (accounts.size() < ids.size()) {
+                // A plan change that commits while the lock waits leaves the account out: PostgreSQL checks the
+                // new row against the plan row it had joined, which no longer matches. Locked again, it is read
+                // with its new plan (an id that no account has stays out).
+                List<String> missing =
+                        ids.stream().filter(id -> !accounts.containsKey(id)).toList();
+                lockAndRead(connection, PostgresLedgerSql.LOCK_AND_READ_GRANTS, missing, into, () -> {});
+            }
             // Only the account locks wait this long; every later lock of the round waits as usual.
             setLockWait(connection, replaced);
         }
@@ -147,11 +155,13 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     private record Locked(
             StateQuery query, Map<String, LockedAccount> accounts, Map<String, List<BudgetWindow>> budgets) {}
 
-    private static void lockAndRead(Connection connection, NamedSql lock, Locked into, LockCheck check)
+    /** Locks and reads the accounts {@code ids} (the query's, or those a first lock left out) with their grants. */
+    private static void lockAndRead(
+            Connection connection, NamedSql lock, Collection<String> ids, Locked into, LockCheck check)
             throws SQLException {
         boolean withBudgets = lock.names().contains("key_ids");
         try (PreparedStatement ps = connection.prepareStatement(lock.sql())) {
-            lock.setArray(ps, "ids", texts(connection, into.query().accountIds().stream()));
+            lock.setArray(ps, "ids", texts(connection, ids.stream()));
             if (withBudgets) {
                 lock.setArray(ps, "key_ids", texts(connection, into.query().keyIds().stream()));
                 KeyBudgetRows.bindWindows(lock, ps, into.query().now());

@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.read;
 
+import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.PoolAllowance;
 import dev.pulseledger.accounts.Pools;
@@ -34,7 +35,8 @@ import java.util.function.Function;
  */
 public final class BalanceReader implements AutoCloseable {
     private static final String COLUMNS = "SELECT a.id, a.balance, a.period_start, a.period_end, a.period_granted,"
-            + " a.due_at, a.pools, p.pools AS plan_pools, g.kind, g.remaining, g.expires_at, g.pool,"
+            + " a.due_at, a.pools, p.pools AS plan_pools, a.pending_plan_id, a.pending_at,"
+            + " g.kind, g.remaining, g.expires_at, g.pool,"
             + " (SELECT COALESCE(SUM(r.amount), 0) FROM reservations r WHERE r.account_id = a.id"
             + " AND r.status = 'held' AND r.pool = 'default') AS held"
             + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
@@ -219,7 +221,8 @@ public final class BalanceReader implements AutoCloseable {
                 rs.getLong("held"),
                 Optional.empty(),
                 Rows.instant(rs, "due_at"),
-                Map.of());
+                Map.of(),
+                AccountStore.pendingChange(rs));
     }
 
     /** Stops the reader once the reads already queued are answered. */

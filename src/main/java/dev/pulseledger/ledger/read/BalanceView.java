@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.read;
 
+import dev.pulseledger.accounts.PendingPlanChange;
 import dev.pulseledger.accounts.Period;
 import dev.pulseledger.accounts.Pools;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.util.TreeMap;
  * and its next expiry. {@code dueAt} says when the ledger next has
  * a renewal or an expiry to do: a view read at or after it is stale. The fields are the {@code default}
  * pool's; {@code pools} has the same view of each named pool (CONTRACT §14), whose own {@code pools} is empty.
+ * {@code pendingChange} is the plan change that waits for the period's end (CONTRACT §13), the account's.
  */
 public record BalanceView(
         long balance,
@@ -23,7 +25,8 @@ public record BalanceView(
         long held,
         Optional<Expiry> nextExpiry,
         Instant dueAt,
-        Map<String, BalanceView> pools) {
+        Map<String, BalanceView> pools,
+        Optional<PendingPlanChange> pendingChange) {
 
     public BalanceView {
         pools = Map.copyOf(pools);
@@ -34,7 +37,7 @@ public record BalanceView(
 
     /** An empty named pool of an account whose view is this, granting {@code granted} each period. */
     BalanceView emptyPool(long granted) {
-        return new BalanceView(0, period, granted, 0, 0, 0, Optional.empty(), dueAt, Map.of());
+        return new BalanceView(0, period, granted, 0, 0, 0, Optional.empty(), dueAt, Map.of(), Optional.empty());
     }
 
     /** The view of one pool: this one for {@code default}, else a named one's; empty when it has none such. */
@@ -62,18 +65,37 @@ public record BalanceView(
                 held,
                 next,
                 dueAt,
-                pools);
+                pools,
+                pendingChange);
     }
 
     BalanceView withHeld(long tokens) {
         return new BalanceView(
-                balance, period, periodGranted, allowanceRemaining, credits, tokens, nextExpiry, dueAt, pools);
+                balance,
+                period,
+                periodGranted,
+                allowanceRemaining,
+                credits,
+                tokens,
+                nextExpiry,
+                dueAt,
+                pools,
+                pendingChange);
     }
 
     BalanceView withPool(String pool, BalanceView view) {
         Map<String, BalanceView> all = new TreeMap<>(pools);
         all.put(pool, view);
         return new BalanceView(
-                balance, period, periodGranted, allowanceRemaining, credits, held, nextExpiry, dueAt, all);
+                balance,
+                period,
+                periodGranted,
+                allowanceRemaining,
+                credits,
+                held,
+                nextExpiry,
+                dueAt,
+                all,
+                pendingChange);
     }
 }

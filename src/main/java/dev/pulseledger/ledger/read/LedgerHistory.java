@@ -31,10 +31,16 @@ public final class LedgerHistory {
                   WHERE account_id = ? AND created_at >= ? AND created_at < ? AND kind IN ('spend', 'revert')%s) lines
             GROUP BY period
             """;
-    /** Every pool's spending together. */
-    private static final String USAGE_ROWS = USAGE_ROWS_OF.formatted("");
-    /** One pool's spending (CONTRACT §14). */
-    private static final String USAGE_ROWS_OF_POOL = USAGE_ROWS_OF.formatted(" AND pool = ?");
+    /** The condition on one pool's spending (CONTRACT §14). */
+    private static final String OF_POOL = " AND pool = ?";
+    /** The condition on the spending of one key: the lines of the spendings it made (V271, CONTRACT §14). */
+    private static final String OF_KEY = " AND spending_id IN (SELECT id FROM spendings WHERE key_id = ?)";
+    /** The usage statement by its conditions: none, the pool's, the key's, both. */
+    private static final List<String> USAGE_ROWS = List.of(
+            USAGE_ROWS_OF.formatted(""),
+            USAGE_ROWS_OF.formatted(OF_POOL),
+            USAGE_ROWS_OF.formatted(OF_KEY),
+            USAGE_ROWS_OF.formatted(OF_POOL + OF_KEY));
 
     /** The account's named pools and its plan's. */
     private static final String POOLS = "SELECT a.pools, p.pools AS plan_pools FROM accounts a"
@@ -64,16 +70,28 @@ public final class LedgerHistory {
 
     /** The account's spending in each bucket of the window: in one pool, or in every pool when none is named. */
     public UsageReport usage(String accountId, Optional<String> pool, UsageWindow window) {
+        return usage(accountId, pool, Optional.empty(), window);
+    }
+
+    /**
+     * The account's spending in each bucket of the window: in one pool or in every pool, by one key (which
+     * the caller has checked is the account's) or by every key and operator.
+     */
+    public UsageReport usage(String accountId, Optional<String> pool, Optional<String> keyId, UsageWindow window) {
         long rowMillis = window.granularity().rowMillis();
+        String sql = USAGE_ROWS.get((pool.isPresent() ? 1 : 0) + (keyId.isPresent() ? 2 : 0));
         List<UsageReport.Row> rows = database.readMayLag(connection -> {
-            try (PreparedStatement ps =
-                    connection.prepareStatement(pool.isPresent() ? USAGE_ROWS_OF_POOL : USAGE_ROWS)) {
-                ps.setLong(1, rowMillis);
-                ps.setString(2, accountId);
-                ps.setLong(3, window.from().toEpochMilli());
-                ps.setLong(4, window.to().toEpochMilli());
+            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                int i = 0;
+                ps.setLong(++i, rowMillis);
+                ps.setString(++i, accountId);
+                ps.setLong(++i, window.from().toEpochMilli());
+                ps.setLong(++i, window.to().toEpochMilli());
                 if (pool.isPresent()) {
-                    ps.setString(5, pool.get());
+                    ps.setString(++i, pool.get());
+                }
+                if (keyId.isPresent()) {
+                    ps.setString(++i, keyId.get());
                 }
                 List<UsageReport.Row> found = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {

@@ -1,6 +1,8 @@
 package dev.pulseledger.ledger.read;
 
 import dev.pulseledger.accounts.Pools;
+import dev.pulseledger.keys.BudgetPeriod;
+import dev.pulseledger.ledger.core.PlanChangeTiming;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
@@ -9,8 +11,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Checks the ledger invariants of CONTRACT §6, §7 and §8 on a live database, each in one statement so
@@ -21,7 +26,8 @@ import java.util.Optional;
  * spending drew exactly its amount from grants and is refunded at most its amount, once per revert
  * line; each grant has exactly one ledger line that granted it; each reservation was held by one line,
  * ended at most once (one release line, none while held), settled no more than it held, and drew and
- * returned exactly its amount; no spending or ledger line belongs to an account that does not exist.
+ * returned exactly its amount; no spending or ledger line belongs to an account that does not exist; no
+ * key's use of a pool in any window of one of its budgets went above the budget (CONTRACT §14).
  * Each statement reads each of its tables once, grouped, so a check costs the same per row at any size
  * (no lookup per account or per spending). What a spending drew is read in its two forms (V160) apart,
  * not as one UNION ALL: PostgreSQL cannot estimate the groups of a UNION ALL and planned a grouping of
@@ -94,6 +100,20 @@ public final class LedgerVerifier {
             + " WHERE kind = 'allowance' GROUP BY account_id, pool, period_start HAVING COUNT(*) > 1";
 
     /**
+     * A plan change within a period (CONTRACT §13) may give a period a second allowance in a pool, only after
+     * the first: every allowance grant of the account and pool that started before the change's grant must
+     * have expired by the time that grant starts (the change ends them all, rolled-over ones too). This lists
+     * each one that had not.
+     */
+    private static final String OVERLAPPING_ALLOWANCES = "SELECT g.account_id, g.id, n.id, n.period_start, g.pool"
+            + " FROM ledger_entries l JOIN grants n ON n.id = l.grant_id"
+            + " JOIN grants g ON g.account_id = n.account_id AND g.pool = n.pool AND g.kind = 'allowance'"
+            + " AND g.id <> n.id AND g.period_start < n.period_start"
+            + " AND (g.expires_at IS NULL OR g.expires_at > n.period_start)"
+            + " WHERE l.kind = 'allowance' AND l.reason LIKE '" + PlanChangeTiming.REASON + " %'"
+            + " ORDER BY g.account_id, n.period_start";
+
+    /**
      * Spendings and ledger lines whose account row is missing. Since V170 (PostgreSQL) no foreign key
      * stops such a row: only the ledger writer makes them, for accounts it holds locked, and accounts are
      * never deleted, so this is the check that the key made.
@@ -103,6 +123,20 @@ public final class LedgerVerifier {
             + " UNION ALL SELECT account_id, 'spendings' AS what FROM spendings) o"
             + " WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = o.account_id)"
             + " GROUP BY o.account_id, o.what ORDER BY o.account_id, o.what";
+
+    /**
+     * What each budgeted key used of its budgets' pools, one row per spending (counted at key_used_at, less
+     * what was reverted) and per live hold (at its creation), from when the key got the budget on: in the
+     * window the budget was set in, what came before counts against it too, and the ledger refuses anything
+     * more, so what came after can never exceed it on its own.
+     */
+    private static final String KEY_USE = "SELECT k.account_id, b.key_id, b.pool, b.period, b.tokens, u.at, u.used"
+            + " FROM key_budgets b JOIN api_keys k ON k.id = b.key_id"
+            + " JOIN (SELECT key_id, pool, key_used_at AS at, amount - reverted_amount AS used FROM spendings"
+            + "   WHERE key_id IS NOT NULL"
+            + "   UNION ALL SELECT key_id, pool, created_at AS at, amount AS used FROM reservations"
+            + "   WHERE key_id IS NOT NULL AND status = 'held') u"
+            + " ON u.key_id = b.key_id AND u.pool = b.pool AND u.at >= b.set_at";
 
     /** Rows read per round trip: the driver holds one page of a check's rows, not all of them. */
     private static final int FETCH_SIZE = 10_000;
@@ -134,8 +168,47 @@ public final class LedgerVerifier {
             run(connection, ORPHANS, LedgerVerifier::reportOrphans, mismatches);
             run(connection, SLA_CREDITS, LedgerVerifier::checkSlaCredit, mismatches);
             run(connection, TWO_ALLOWANCES, LedgerVerifier::reportTwoAllowances, mismatches);
+            checkKeyBudgets(connection, mismatches);
+            run(connection, OVERLAPPING_ALLOWANCES, LedgerVerifier::reportOverlappingAllowance, mismatches);
         });
         return mismatches;
+    }
+
+    /** One window of one key budget, and the account the key belongs to. */
+    private record KeyWindow(
+            String accountId, String keyId, String pool, BudgetPeriod period, long tokens, Instant start) {}
+
+    /** Sums each budget's use per window (CONTRACT §14): none may be above the budget. */
+    private static void checkKeyBudgets(Connection connection, List<Mismatch> mismatches) throws SQLException {
+        Map<KeyWindow, Long> used = new TreeMap<>(Comparator.comparing(KeyWindow::keyId)
+                .thenComparing(KeyWindow::pool)
+                .thenComparing(KeyWindow::period)
+                .thenComparing(KeyWindow::start));
+        run(
+                connection,
+                KEY_USE,
+                (rs, ignored) -> {
+                    BudgetPeriod period =
+                            BudgetPeriod.fromWire(rs.getString("period")).orElseThrow();
+                    KeyWindow window = new KeyWindow(
+                            rs.getString("account_id"),
+                            rs.getString("key_id"),
+                            rs.getString("pool"),
+                            period,
+                            rs.getLong("tokens"),
+                            period.windowStart(Instant.ofEpochMilli(rs.getLong("at"))));
+                    used.merge(window, rs.getLong("used"), Long::sum);
+                },
+                mismatches);
+        used.forEach((window, tokens) -> {
+            if (tokens > window.tokens()) {
+                mismatches.add(new Mismatch(
+                        window.accountId(),
+                        "key " + window.keyId() + " used " + tokens + " of pool " + window.pool() + " in the "
+                                + window.period().wire() + " from " + window.start() + ", above its budget of "
+                                + window.tokens()));
+            }
+        });
     }
 
     private static void run(Connection connection, String sql, Check check, List<Mismatch> mismatches)
@@ -228,6 +301,14 @@ public final class LedgerVerifier {
                 rs.getString(1),
                 "the period from " + Instant.ofEpochMilli(rs.getLong(2)) + " got " + rs.getLong(3)
                         + " allowances in pool " + rs.getString(4)));
+    }
+
+    private static void reportOverlappingAllowance(ResultSet rs, List<Mismatch> mismatches) throws SQLException {
+        mismatches.add(new Mismatch(
+                rs.getString(1),
+                "allowance grant " + rs.getString(2) + " in pool " + rs.getString(5) + " was still live when the plan"
+                        + " change's grant " + rs.getString(3) + " started at "
+                        + Instant.ofEpochMilli(rs.getLong(4)) + ": two allowances at once"));
     }
 
     private static void reportOrphans(ResultSet rs, List<Mismatch> mismatches) throws SQLException {

@@ -27,8 +27,14 @@ public final class SlaMeter {
             + " JOIN incident_update_services s ON s.incident_id = i.id"
             + " WHERE s.service_id = ? AND i.created_at < ? AND (i.resolved_at IS NULL OR i.resolved_at > ?)"
             + " ORDER BY i.created_at, i.id";
-    private static final String SELECT_ALLOWANCE = "SELECT COALESCE(SUM(amount), 0), COUNT(*) FROM grants"
-            + " WHERE account_id = ? AND kind = 'allowance' AND period_start = ?";
+    /**
+     * The {@code default} pool's allowance grants that started in the period: the renewal's, and the prorated
+     * one of a plan change within it (CONTRACT §13); of a grant such a change ended early, what it gave before.
+     */
+    private static final String SELECT_ALLOWANCE = "SELECT COALESCE(SUM(CASE WHEN expires_at < ?"
+            + " THEN amount - expired ELSE amount END), 0), COUNT(*) FROM grants"
+            + " WHERE account_id = ? AND kind = 'allowance' AND pool = 'default' AND period_start >= ?"
+            + " AND period_start < ?";
 
     private final Database database;
     private final StatusHistory history;
@@ -96,8 +102,10 @@ public final class SlaMeter {
     public long periodAllowance(String accountId, Period period, long planAllowance) {
         return database.read(connection -> {
             try (PreparedStatement ps = connection.prepareStatement(SELECT_ALLOWANCE)) {
-                ps.setString(1, accountId);
-                ps.setLong(2, period.start().toEpochMilli());
+                ps.setLong(1, period.end().toEpochMilli());
+                ps.setString(2, accountId);
+                ps.setLong(3, period.start().toEpochMilli());
+                ps.setLong(4, period.end().toEpochMilli());
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return rs.getLong(2) > 0 ? rs.getLong(1) : planAllowance;

@@ -2,7 +2,9 @@ package dev.pulseledger.ledger.web;
 
 import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
+import dev.pulseledger.ledger.core.CancelPlanChangeResult;
 import dev.pulseledger.ledger.core.CreditResult;
+import dev.pulseledger.ledger.core.InPeriodChangeResult;
 import dev.pulseledger.ledger.core.LedgerCore;
 import dev.pulseledger.ledger.core.OpenResult;
 import dev.pulseledger.ledger.core.PlanChangeResult;
@@ -66,6 +68,16 @@ public final class LedgerProblems {
             case CreditResult.AccountNotFound notFound -> accountNotFound();
             case PlanChangeResult.AccountNotFound notFound -> accountNotFound();
             case RevokeResult.AccountNotFound notFound -> accountNotFound();
+            case InPeriodChangeResult.AccountNotFound notFound -> accountNotFound();
+            case CancelPlanChangeResult.AccountNotFound notFound -> accountNotFound();
+            case InPeriodChangeResult.UnknownPlan unknown -> unknownPlan();
+            case InPeriodChangeResult.SamePlan same ->
+                new ProblemException(
+                        ProblemCode.PLAN_UNCHANGED,
+                        "The account is on this plan already; to drop a waiting change, DELETE it.");
+            case CancelPlanChangeResult.NothingPending none ->
+                new ProblemException(
+                        ProblemCode.PLAN_CHANGE_NOT_FOUND, "No plan change waits for this account's period to end.");
             case CreditResult.ExpiryNotInFuture past ->
                 ProblemException.invalidField("expiresAt", "must be in the future");
             case CreditResult.PoolLimitReached limit ->

@@ -1,6 +1,7 @@
 package dev.pulseledger.ledger.web;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pulseledger.accounts.PlanJson;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.ledger.core.RevertResult;
 import dev.pulseledger.ledger.core.SpendResult;
@@ -43,7 +44,8 @@ public final class TokenJson {
             long credits,
             long held,
             @Nullable ExpiryBody nextExpiry,
-            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, PoolBody> pools) {}
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, PoolBody> pools,
+            @JsonInclude(JsonInclude.Include.NON_NULL) PlanJson.@Nullable PendingChangeBody pendingChange) {}
 
     /** A named pool in the plain balance view (CONTRACT §14). */
     record PoolBody(long balance, long held, @Nullable AllowanceBody allowance) {}
@@ -110,7 +112,8 @@ public final class TokenJson {
                 view.nextExpiry()
                         .map(e -> new ExpiryBody(e.amount(), time(e.at())))
                         .orElse(null),
-                pools);
+                pools,
+                PlanJson.PendingChangeBody.of(view.pendingChange()));
     }
 
     private static @Nullable AllowanceBody allowance(BalanceView view) {

@@ -182,7 +182,7 @@ public final class TokenRoutes {
                 ? accounts.find(caller.accountId()).orElseThrow(TokenRoutes::accountGone)
                 : read;
         Plan plan = plans.find(account.planId()).orElseThrow(TokenRoutes::accountGone);
-        Responses.ok(res, PlanJson.withPeriod(plan, account.currentPeriod()));
+        Responses.ok(res, PlanJson.withPeriod(plan, account.currentPeriod(), account.pendingChange()));
     }
 
     private void getSpending(ServerRequest req, ServerResponse res) {

@@ -1,5 +1,6 @@
 package dev.pulseledger.ledger.web;
 
+import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.http.ProblemCode;
 import dev.pulseledger.http.ProblemException;
 import dev.pulseledger.http.Requests;
@@ -7,6 +8,7 @@ import dev.pulseledger.http.Responses;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.keys.Caller;
+import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.read.Granularity;
 import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.UsageReport;
@@ -20,19 +22,28 @@ import java.util.Optional;
 
 /**
  * {@code GET /api/tokens/usage}: the caller's own spending per UTC hour, day or month (CONTRACT §11), in
- * every pool or, with {@code ?pool=}, in one (§14).
+ * every pool or, with {@code ?pool=}, in one, and by every key or, with {@code ?keyId=}, by one of the
+ * account's (§14); {@code GET /admin/accounts/{accountId}/usage} is the same for operators.
  */
 public final class UsageRoutes {
     private final LedgerHistory history;
+    private final KeyStore keys;
+    private final AccountStore accounts;
     private final Clock clock;
 
-    public UsageRoutes(LedgerHistory history, Clock clock) {
+    public UsageRoutes(LedgerHistory history, KeyStore keys, AccountStore accounts, Clock clock) {
         this.history = history;
+        this.keys = keys;
+        this.accounts = accounts;
         this.clock = clock;
     }
 
     public void register(RouteTable routes) {
         routes.get("/api/tokens/usage", this::usage);
+    }
+
+    public void registerAdmin(RouteTable routes) {
+        routes.get("/admin/accounts/{accountId}/usage", this::accountUsage);
     }
 
     /** The JSON of a usage report. */
@@ -44,6 +55,19 @@ public final class UsageRoutes {
 
     private void usage(ServerRequest req, ServerResponse res) {
         Caller caller = RouteTable.caller(req);
+        Responses.ok(res, body(report(req, caller.accountId())));
+    }
+
+    private void accountUsage(ServerRequest req, ServerResponse res) {
+        String accountId = Requests.pathParam(req, "accountId");
+        if (accounts.find(accountId).isEmpty()) {
+            throw LedgerProblems.accountNotFound();
+        }
+        Responses.ok(res, body(report(req, accountId)));
+    }
+
+    /** The account's usage as the request's query asks: its window, granularity, pool and key. */
+    private UsageReport report(ServerRequest req, String accountId) {
         Granularity granularity = Requests.query(req, "granularity")
                 .map(text -> Granularity.fromWire(text)
                         .orElseThrow(() -> new ProblemException(
@@ -63,11 +87,17 @@ public final class UsageRoutes {
                         "From 'from' to 'to' spans more than " + UsageWindow.MAX_BUCKETS + " " + granularity.wire()
                                 + " buckets; narrow the window or choose a coarser 'granularity'."));
         Optional<String> pool = Requests.query(req, "pool").map(PoolParams::checked);
-        if (pool.isPresent() && !history.hasPool(caller.accountId(), pool.get())) {
+        if (pool.isPresent() && !history.hasPool(accountId, pool.get())) {
             throw LedgerProblems.poolNotFound(pool.get());
         }
-        UsageReport report = history.usage(caller.accountId(), pool, window);
-        Responses.ok(res, body(report));
+        Optional<String> keyId = Requests.query(req, "keyId");
+        if (keyId.isPresent()
+                && keys.find(keyId.get())
+                        .filter(key -> key.accountId().equals(accountId))
+                        .isEmpty()) {
+            throw new ProblemException(ProblemCode.KEY_NOT_FOUND, "No key with this id belongs to the account.");
+        }
+        return history.usage(accountId, pool, keyId, window);
     }
 
     static UsageBody body(UsageReport report) {

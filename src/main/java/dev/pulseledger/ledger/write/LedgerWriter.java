@@ -2,14 +2,17 @@ package dev.pulseledger.ledger.write;
 
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.ledger.core.Batch;
+import dev.pulseledger.ledger.core.CancelPlanChangeResult;
 import dev.pulseledger.ledger.core.CreditResult;
 import dev.pulseledger.ledger.core.Decision;
+import dev.pulseledger.ledger.core.InPeriodChangeResult;
 import dev.pulseledger.ledger.core.LedgerCommand;
 import dev.pulseledger.ledger.core.LedgerCore;
 import dev.pulseledger.ledger.core.LedgerOutcome;
 import dev.pulseledger.ledger.core.LedgerState.IdempotencyScope;
 import dev.pulseledger.ledger.core.OpenResult;
 import dev.pulseledger.ledger.core.PlanChangeResult;
+import dev.pulseledger.ledger.core.PlanChangeTiming;
 import dev.pulseledger.ledger.core.ReleaseResult;
 import dev.pulseledger.ledger.core.ReserveResult;
 import dev.pulseledger.ledger.core.RevertResult;
@@ -197,6 +200,16 @@ public final class LedgerWriter implements AutoCloseable {
 
     public PlanChangeResult changePlan(String accountId, String planId) {
         return submit(new LedgerCommand.ChangePlan(accountId, planId));
+    }
+
+    /** Moves the account to another plan within its period, now or at its end (CONTRACT §13). */
+    public InPeriodChangeResult changePlanInPeriod(String accountId, String planId, PlanChangeTiming when) {
+        return submit(new LedgerCommand.ChangePlanInPeriod(accountId, planId, when));
+    }
+
+    /** Drops the plan change that waits for the account's period to end. */
+    public CancelPlanChangeResult cancelPlanChange(String accountId) {
+        return submit(new LedgerCommand.CancelPlanChange(accountId));
     }
 
     /**

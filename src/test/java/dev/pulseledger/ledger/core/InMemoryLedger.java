@@ -2,6 +2,7 @@ package dev.pulseledger.ledger.core;
 
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStatus;
+import dev.pulseledger.accounts.Period;
 import dev.pulseledger.ledger.core.ChangeSet.AccountPeriod;
 import dev.pulseledger.ledger.core.LedgerState.AccountState;
 import dev.pulseledger.ledger.core.LedgerState.IdempotencyScope;
@@ -67,7 +68,8 @@ final class InMemoryLedger {
                             now,
                             Optional.empty(),
                             List.of(),
-                            Set.of()));
+                            Set.of(),
+                            Optional.empty()));
         }
         changes.balances()
                 .forEach((id, balance) -> accounts.put(id, withBalance(accounts.get(id), balance, changes.at())));
@@ -86,7 +88,8 @@ final class InMemoryLedger {
                             period.dueAt(),
                             a.lastLineAt(),
                             List.of(),
-                            a.pools()));
+                            a.pools(),
+                            period.pendingChange()));
         }
         changes.accountPools().forEach((id, pools) -> accounts.put(id, withPools(accounts.get(id), pools)));
         changes.newGrants().forEach(g -> grants.put(g.id(), g));
@@ -173,8 +176,14 @@ final class InMemoryLedger {
             if (a == null) {
                 continue;
             }
-            Predicate<Grant> read =
-                    g -> g.accountId().equals(id) && (g.remaining() > 0 || returnTargets.contains(g.id()));
+            Instant periodStart = a.period().map(Period::start).orElse(query.now());
+            // As the stores do for a plan change now: the allowance grants not expired or of this period too.
+            Predicate<Grant> periodAllowance = g -> query.allowancesOf().contains(id)
+                    && g.kind() == GrantKind.ALLOWANCE
+                    && (!g.expiredBy(query.now())
+                            || !g.periodStart().orElseThrow().isBefore(periodStart));
+            Predicate<Grant> read = g -> g.accountId().equals(id)
+                    && (g.remaining() > 0 || returnTargets.contains(g.id()) || periodAllowance.test(g));
             List<Grant> theirs = grants.values().stream().filter(read).toList();
             locked.put(
                     id,
@@ -189,7 +198,8 @@ final class InMemoryLedger {
                             a.dueAt(),
                             a.lastLineAt(),
                             theirs,
-                            a.pools()));
+                            a.pools(),
+                            a.pendingChange()));
         }
         Map<IdempotencyScope, IdempotencyRecord> records = new HashMap<>();
         query.idempotencyScopes().stream()
@@ -209,9 +219,14 @@ final class InMemoryLedger {
                 Map.of());
     }
 
+    /** The plans the batch names, and those of its accounts' waiting plan changes, as the stores read them. */
     private Map<String, PlanTerms> planTerms(StateQuery query) {
         Map<String, PlanTerms> found = new HashMap<>();
         query.planIds().stream().filter(plans::containsKey).forEach(id -> found.put(id, plans.get(id)));
+        query.accountIds().stream()
+                .map(accounts::get)
+                .filter(java.util.Objects::nonNull)
+                .forEach(a -> a.pendingChange().ifPresent(c -> found.put(c.planId(), plans.get(c.planId()))));
         return found;
     }
 
@@ -228,7 +243,8 @@ final class InMemoryLedger {
                 a.dueAt(),
                 Optional.of(lineAt),
                 a.grants(),
-                a.pools());
+                a.pools(),
+                a.pendingChange());
     }
 
     private static AccountState withPools(AccountState a, Set<String> pools) {
@@ -243,7 +259,8 @@ final class InMemoryLedger {
                 a.dueAt(),
                 a.lastLineAt(),
                 a.grants(),
-                pools);
+                pools,
+                a.pendingChange());
     }
 
     /** The balance of one pool: what its grants have left ({@code default}'s is kept on the account). */

@@ -275,7 +275,7 @@ class LedgerCoreTest {
 
     private static LedgerCommand<?> randomCommand(Random rnd, Instant now, List<String> spent, String newSpendingId) {
         String account = rnd.nextBoolean() ? "acct_a" : "acct_b";
-        int pick = rnd.nextInt(20);
+        int pick = rnd.nextInt(21);
         if (pick < 9 || spent.isEmpty()) {
             spent.add(newSpendingId);
             Optional<String> key = rnd.nextInt(4) == 0 ? Optional.of("k" + rnd.nextInt(3)) : Optional.empty();
@@ -292,6 +292,14 @@ class LedgerCoreTest {
         }
         if (pick < 19) {
             return new LedgerCommand.ChangePlan(account, rnd.nextBoolean() ? "monthly" : "daily");
+        }
+        if (pick < 20) {
+            return rnd.nextInt(4) == 0
+                    ? new LedgerCommand.CancelPlanChange(account)
+                    : new LedgerCommand.ChangePlanInPeriod(
+                            account,
+                            rnd.nextBoolean() ? "monthly" : "daily",
+                            rnd.nextBoolean() ? PlanChangeTiming.NOW : PlanChangeTiming.PERIOD_END);
         }
         return new LedgerCommand.Touch(account);
     }
@@ -320,6 +328,7 @@ class LedgerCoreTest {
                 inGrants += grant.remaining();
             }
             assertThat(inGrants).as("tokens in grants of " + account).isEqualTo(ledger.balance(account));
+            assertOneAllowanceAtATime(ledger, account);
             for (Spending spending : ledger.spendings(account)) {
                 long refunded = ledger.lines(account).stream()
                         .filter(l ->
@@ -336,6 +345,78 @@ class LedgerCoreTest {
                 assertReservation(ledger, reservation);
             }
         }
+    }
+
+    /**
+     * CONTRACT §13: allowance grants of one pool start at distinct instants, and every one that started before a
+     * plan change's grant had expired by the time that grant started.
+     */
+    private static void assertOneAllowanceAtATime(InMemoryLedger ledger, String account) {
+        List<Grant> allowances = ledger.grants(account).stream()
+                .filter(g -> g.kind() == GrantKind.ALLOWANCE)
+                .toList();
+        assertThat(allowances)
+                .extracting(g -> g.pool() + "@" + g.periodStart().orElseThrow())
+                .as("allowance grant starts of " + account)
+                .doesNotHaveDuplicates();
+        for (LedgerLine line : ledger.lines(account)) {
+            if (line.kind() != LedgerKind.ALLOWANCE
+                    || !line.reason().orElse("").startsWith(PlanChangeTiming.REASON + " ")) {
+                continue;
+            }
+            Grant change = allowances.stream()
+                    .filter(g -> line.grantId().equals(Optional.of(g.id())))
+                    .findFirst()
+                    .orElseThrow();
+            Instant start = change.periodStart().orElseThrow();
+            for (Grant earlier : allowances) {
+                if (earlier.pool().equals(change.pool())
+                        && earlier.periodStart().orElseThrow().isBefore(start)) {
+                    assertThat(earlier.expiresAt().orElseThrow())
+                            .as(earlier.id() + " ended by the change's grant " + change.id())
+                            .isBeforeOrEqualTo(start);
+                }
+            }
+        }
+    }
+
+    /** A change {@code now} keeps the period and prorates; one at its end waits and the renewal applies it once. */
+    @Test
+    void aPlanChangeNowProratesAndOneAtThePeriodsEndIsAppliedByTheRenewalOnce() {
+        PlanTerms basic = new PlanTerms("basic", 2400, PlanPeriod.DAY, 0);
+        PlanTerms pro = new PlanTerms("pro", 4800, PlanPeriod.DAY, 0);
+        InMemoryLedger plans = new InMemoryLedger(FREE, basic, pro);
+        Instant start = Instant.parse("2026-03-01T00:00:00Z");
+        plans.apply(start, open("acct_a", "basic", 0));
+
+        InPeriodChangeResult now = (InPeriodChangeResult) plans.apply(
+                start.plus(Duration.ofHours(6)),
+                new LedgerCommand.ChangePlanInPeriod("acct_a", "pro", PlanChangeTiming.NOW));
+
+        assertThat(now).isInstanceOfSatisfying(InPeriodChangeResult.Changed.class, changed -> {
+            assertThat(changed.expired()).isEqualTo(2400);
+            assertThat(changed.granted()).isEqualTo(3600);
+            assertThat(changed.period().start()).isEqualTo(start);
+        });
+        assertThat(plans.apply(
+                        start.plus(Duration.ofHours(7)),
+                        new LedgerCommand.ChangePlanInPeriod("acct_a", "pro", PlanChangeTiming.PERIOD_END)))
+                .isEqualTo(new InPeriodChangeResult.SamePlan());
+        assertThat(plans.apply(
+                        start.plus(Duration.ofHours(8)),
+                        new LedgerCommand.ChangePlanInPeriod("acct_a", "basic", PlanChangeTiming.PERIOD_END)))
+                .isInstanceOf(InPeriodChangeResult.Scheduled.class);
+        assertThat(plans.account("acct_a").pendingChange()).isPresent();
+
+        plans.apply(start.plus(Duration.ofHours(25)), new LedgerCommand.Touch("acct_a"));
+        plans.apply(start.plus(Duration.ofHours(26)), new LedgerCommand.Touch("acct_a"));
+
+        assertThat(plans.account("acct_a").plan().planId()).isEqualTo("basic");
+        assertThat(plans.account("acct_a").pendingChange()).isEmpty();
+        assertThat(plans.balance("acct_a")).isEqualTo(2400);
+        assertThat(plans.apply(start.plus(Duration.ofHours(27)), new LedgerCommand.CancelPlanChange("acct_a")))
+                .isEqualTo(new CancelPlanChangeResult.NothingPending());
+        assertInvariants(plans);
     }
 
     /** Held by one line, ended by at most one, settled no more than held, and found by the sweep in time. */
