@@ -3,6 +3,7 @@ package dev.pulseledger.ledger.core;
 import dev.pulseledger.accounts.Account;
 import dev.pulseledger.accounts.AccountStatus;
 import dev.pulseledger.accounts.Period;
+import dev.pulseledger.keys.KeyBudget;
 import dev.pulseledger.ledger.core.ChangeSet.AccountPeriod;
 import dev.pulseledger.ledger.core.LedgerState.AccountState;
 import dev.pulseledger.ledger.core.LedgerState.IdempotencyScope;
@@ -33,12 +34,19 @@ final class InMemoryLedger {
     private final Map<String, PlanTerms> plans = new HashMap<>();
     private final Map<SlaPeriod.Key, SlaPeriod> slaPeriods = new HashMap<>();
     private final java.util.Set<String> revoked = new java.util.HashSet<>();
+    private final Map<String, List<KeyBudget>> keyBudgets = new HashMap<>();
+    private final Set<BudgetNotice> budgetNotices = new java.util.HashSet<>();
     private int grantSequence;
 
     InMemoryLedger(PlanTerms... plans) {
         for (PlanTerms plan : plans) {
             this.plans.put(plan.planId(), plan);
         }
+    }
+
+    /** Gives a key its budgets, as an operator's PATCH does. */
+    void setBudgets(String keyId, List<KeyBudget> budgets) {
+        keyBudgets.put(keyId, List.copyOf(budgets));
     }
 
     /** Changes a plan's terms, as an operator's PUT does: accounts get them at their next renewal. */
@@ -122,6 +130,11 @@ final class InMemoryLedger {
         changes.slaPeriods().forEach(p -> {
             if (slaPeriods.putIfAbsent(p.key(), p) != null) {
                 throw new IllegalStateException("A period measured twice: " + p.key());
+            }
+        });
+        changes.budgetNotices().forEach(n -> {
+            if (!budgetNotices.add(n)) {
+                throw new IllegalStateException("A budget notice twice: " + n);
             }
         });
         lines.addAll(changes.lines());
@@ -216,7 +229,44 @@ final class InMemoryLedger {
                 holdsDueAfter,
                 query.slaPeriods().stream().filter(slaPeriods::containsKey).collect(Collectors.toSet()),
                 query.grantIds().stream().filter(revoked::contains).collect(Collectors.toSet()),
-                Map.of());
+                budgetWindows(query));
+    }
+
+    /** As KeyBudgetRows reads them: each budget's use from its window's start on, and its notices. */
+    private Map<String, List<BudgetWindow>> budgetWindows(StateQuery query) {
+        Map<String, List<BudgetWindow>> windows = new HashMap<>();
+        for (String keyId : query.keyIds()) {
+            for (KeyBudget budget : keyBudgets.getOrDefault(keyId, List.of())) {
+                Instant start = budget.period().windowStart(query.now());
+                Predicate<Instant> counts = at -> !at.isBefore(start);
+                long spent = spendings.values().stream()
+                        .filter(s -> s.pool().equals(budget.pool())
+                                && s.charge()
+                                        .filter(c -> c.keyId().equals(keyId) && counts.test(c.at()))
+                                        .isPresent())
+                        .mapToLong(Spending::unreverted)
+                        .sum();
+                long held = reservations.values().stream()
+                        .filter(r -> r.status() == ReservationStatus.HELD
+                                && r.pool().equals(budget.pool())
+                                && r.keyId().equals(Optional.of(keyId))
+                                && counts.test(r.createdAt()))
+                        .mapToLong(Reservation::amount)
+                        .sum();
+                Predicate<BudgetNotice.Level> noted = level -> budgetNotices.contains(
+                        new BudgetNotice(keyId, budget.pool(), budget.period().wire(), start, level));
+                windows.computeIfAbsent(keyId, k -> new ArrayList<>())
+                        .add(new BudgetWindow(
+                                keyId,
+                                budget,
+                                start,
+                                budget.period().windowEnd(start),
+                                spent + held,
+                                noted.test(BudgetNotice.Level.WARNING),
+                                noted.test(BudgetNotice.Level.EXHAUSTED)));
+            }
+        }
+        return windows;
     }
 
     /** The plans the batch names, and those of its accounts' waiting plan changes, as the stores read them. */
