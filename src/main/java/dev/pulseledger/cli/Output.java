@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** How a successful answer is shown to a person; {@code --json} prints the body as sent instead. */
 @FunctionalInterface
@@ -14,11 +15,23 @@ interface Output {
 
     void print(JsonNode body, PrintWriter out);
 
-    /** One table column: its heading and the JSON field it shows ({@code a/b} for field b inside a). */
-    record Column(String heading, String field) {}
+    /**
+     * One table column: its heading, the JSON field it shows ({@code a/b} for field b inside a), and how it
+     * shows it.
+     */
+    record Column(String heading, String field, Function<JsonNode, String> format) {}
 
     static Column column(String heading, String field) {
-        return new Column(heading, field);
+        return new Column(heading, field, Output::text);
+    }
+
+    /** A column of an array of objects, each shown as {@code item} shows it, space separated. */
+    static Column listColumn(String heading, String field, Function<JsonNode, String> item) {
+        return new Column(heading, field, array -> {
+            List<String> items = new ArrayList<>();
+            array.forEach(element -> items.add(printable(item.apply(element))));
+            return items.isEmpty() ? "-" : String.join(" ", items);
+        });
     }
 
     /** One object, one {@code field: value} line per field, in the order the service sent them. */
@@ -41,7 +54,7 @@ interface Output {
             rows.add(List.of(columns).stream().map(Column::heading).toList());
             for (JsonNode item : body.path("data")) {
                 rows.add(List.of(columns).stream()
-                        .map(column -> cut(text(item.at("/" + column.field()))))
+                        .map(column -> cut(column.format().apply(item.at("/" + column.field()))))
                         .toList());
             }
             if (rows.size() == 1) {

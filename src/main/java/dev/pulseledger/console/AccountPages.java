@@ -15,6 +15,7 @@ import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
+import dev.pulseledger.ledger.core.BudgetWindow;
 import dev.pulseledger.ledger.core.CancelPlanChangeResult;
 import dev.pulseledger.ledger.core.CreditResult;
 import dev.pulseledger.ledger.core.InPeriodChangeResult;
@@ -43,6 +44,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -362,6 +364,12 @@ final class AccountPages {
                 "spendings",
                 spendings.list(accountId, Long.MAX_VALUE, SPENDINGS_SHOWN).items());
         model.put("keys", keys.listForAccount(accountId));
+        Instant now = clock.instant();
+        Map<String, List<BudgetWindow>> budgets = new HashMap<>();
+        keys.budgetsOfAccount(accountId)
+                .keySet()
+                .forEach(keyId -> budgets.put(keyId, history.budgetWindows(keyId, now)));
+        model.put("keyBudgets", budgets);
         model.put("creditGrants", creditGrants.list(accountId));
         model.put("failed", formName);
         model.put("errors", form.errors());

@@ -85,6 +85,16 @@ public final class Outbox {
         return List.copyOf(appended);
     }
 
+    /**
+     * Waits for the appends in progress on {@code database} and holds new ones off until the transaction
+     * of {@code connection} ends: what it then reads of the outbox (or of rows written under the same
+     * lock, such as status notices) is everything committed before it, and nothing appended later can
+     * commit before it. Take it last, as appends do, to stay out of lock cycles.
+     */
+    public static void holdAppends(Database database, Connection connection) throws SQLException {
+        database.serializeOn(connection, LOCK_KEY);
+    }
+
     /** The envelope subscribers receive, shaped like Statuspage's and Stripe's. */
     private record Envelope(String id, String type, String createdAt, NewEvent.Data data) {}
 

@@ -280,6 +280,34 @@ class OperatorCliTest {
     }
 
     @Test
+    void aKeysBudgetsAreSetAtCreationReplacedAndClearedAndTheCallerIsHeldToThem() {
+        String accountId = newAccount("Budgeted", 500);
+        String key = ok("keys", "create", accountId, "--budget", "default:day:50", "--json")
+                .json()
+                .get("key")
+                .asText();
+        assertThat(ok("keys", "list", accountId).out()).contains("default:day:50");
+        assertThat(node.caller(key).post("/api/tokens/spend/51").code()).isEqualTo("key_budget_exceeded");
+        String keyId =
+                ok("keys", "list", accountId, "--json").json().at("/data/0/id").asText();
+
+        Run replaced =
+                ok("keys", "budgets", accountId, keyId, "--budget", "default:week:60", "--budget", "default:day:55");
+        assertThat(replaced.out()).contains("week");
+        assertThat(node.caller(key).post("/api/tokens/spend/51").status()).isEqualTo(201);
+        assertThat(cli("keys", "budgets", accountId, keyId, "--budget", "default:year:5")
+                        .exitCode())
+                .isEqualTo(ExitCodes.REFUSED);
+        assertThat(cli("keys", "budgets", accountId, keyId, "--budget", "default-day-5")
+                        .exitCode())
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(cli("keys", "budgets", accountId, keyId).exitCode()).isEqualTo(ExitCodes.USAGE);
+        ok("keys", "budgets", accountId, keyId, "--clear");
+        assertThat(ok("keys", "list", accountId).out()).doesNotContain("default:day");
+        assertThat(node.caller(key).post("/api/tokens/spend/100").status()).isEqualTo(201);
+    }
+
+    @Test
     void aSuspendedAccountsCallerIsRefusedUntilItIsActiveAgain() {
         String accountId = newAccount("Suspect", 10);
         String key = ok("keys", "create", accountId, "--json").json().get("key").asText();

@@ -38,10 +38,24 @@ class ConsoleAccountPageTest {
             assertThat(admin.post("/admin/accounts/" + accountId + "/credits", Map.of("amount", 40, "pool", "images"))
                             .status())
                     .isEqualTo(201);
+            Reply budgeted = admin.post(
+                    "/admin/accounts/" + accountId + "/keys",
+                    Map.of(
+                            "name",
+                            "capped",
+                            "budgets",
+                            List.of(Map.of("pool", "images", "period", "day", "tokens", 30))));
+            assertThat(node.caller(budgeted.json().path("key").asText())
+                            .post("/api/tokens/spend/12?pool=images")
+                            .status())
+                    .isEqualTo(201);
             ConsoleClient console = new ConsoleClient(node.baseUrl());
             assertThat(console.signIn(TestNode.ADMIN_KEY).statusCode()).isEqualTo(303);
 
             String page = console.get("/console/accounts/" + accountId).body();
+            assertThat(page)
+                    .containsPattern("<li data-budget=\"images/day\"><code>images</code> per day: 12 of 30"
+                            + " \\(resets \\d{4}-\\d\\d-\\d\\d 00:00:00 UTC\\)</li>");
 
             assertThat(page)
                     .contains("<p class=\"big\" id=\"balance\">750 ")
@@ -50,7 +64,7 @@ class ConsoleAccountPageTest {
                     .containsPattern("<dd id=\"period\">\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC to ")
                     .contains("<dd id=\"next-expiry\">500 tokens at ")
                     .contains("<tr data-pool=\"images\"><th scope=\"row\"><code>images</code></th>"
-                            + "<td class=\"num\">40</td><td class=\"num\">0</td><td>none</td></tr>");
+                            + "<td class=\"num\">28</td><td class=\"num\">0</td><td>none</td></tr>");
         }
     }
 

@@ -38,6 +38,20 @@ final class ConsoleFixtures {
                 .asText();
         admin.put("/admin/services/api", Map.of("name", "Public API", "status", "degraded_performance"));
         Fixtures.Caller caller = fixtures.caller(1_000);
+        String keyId = admin.get("/admin/accounts/" + caller.accountId() + "/keys")
+                .json()
+                .at("/data/0/id")
+                .asText();
+        // Budgets (CONTRACT §14), so that the account page shows each with what the key used of it.
+        assertThat(admin.patch(
+                                "/admin/accounts/" + caller.accountId() + "/keys/" + keyId,
+                                Map.of(
+                                        "budgets",
+                                        List.of(
+                                                Map.of("period", "day", "tokens", 500),
+                                                Map.of("period", "month", "tokens", 100_000))))
+                        .status())
+                .isEqualTo(200);
         assertThat(node.caller(caller.key()).post("/api/tokens/spend/10").status())
                 .isEqualTo(201);
         assertThat(node.caller(caller.key())
@@ -59,14 +73,7 @@ final class ConsoleFixtures {
                         .get(0)
                         .get("grantId")
                         .asText());
-        ids.put(
-                "keyId",
-                admin.get("/admin/accounts/" + caller.accountId() + "/keys")
-                        .json()
-                        .get("data")
-                        .get(0)
-                        .get("id")
-                        .asText());
+        ids.put("keyId", keyId);
         ids.put("webhookId", webhookId);
         Waiting.until(
                 "a webhook delivery",

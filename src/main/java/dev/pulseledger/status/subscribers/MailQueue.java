@@ -19,10 +19,12 @@ import java.util.Optional;
  * subscriber's later mail before its earlier one has gone (so each subscriber reads notices in order).
  */
 final class MailQueue {
-    private static final String SELECT_UNFANNED = "SELECT id, all_services, created_at, fanout_after"
+    private static final String SELECT_UNFANNED = "SELECT seq, id, all_services, fanout_after"
             + " FROM status_notices WHERE NOT fanned_out ORDER BY seq LIMIT 1";
+    // Confirmed before the notice by commit order (see SubscriberStore.confirmedAfter), not by two nodes' clocks:
+    // so the audience is whole once the notice commits, and paging through it by subscriber seq misses no one.
     private static final String SELECT_AUDIENCE = "SELECT s.seq, s.id FROM status_subscribers s"
-            + " WHERE s.kind = 'email' AND s.confirmed_at IS NOT NULL AND s.confirmed_at <= ? AND s.seq > ?"
+            + " WHERE s.kind = 'email' AND s.confirmed_after_notice < ? AND s.seq > ?"
             + " AND (s.all_services OR ? OR EXISTS (SELECT 1 FROM status_subscriber_services x"
             + " JOIN status_notice_services y ON y.service_id = x.service_id"
             + " WHERE x.subscriber_id = s.id AND y.notice_id = ?)) ORDER BY s.seq LIMIT ?";
@@ -80,24 +82,24 @@ final class MailQueue {
      */
     int fanOut(Instant now, int limit) {
         return database.inTransaction(connection -> {
+            long noticeSeq;
             String noticeId;
             boolean allServices;
-            long createdAt;
             long after;
             try (PreparedStatement ps = connection.prepareStatement(selectUnfanned);
                     ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return -1;
                 }
+                noticeSeq = rs.getLong("seq");
                 noticeId = rs.getString("id");
                 allServices = rs.getBoolean("all_services");
-                createdAt = rs.getLong("created_at");
                 after = rs.getLong("fanout_after");
             }
             List<String> audience = new ArrayList<>();
             long last = after;
             try (PreparedStatement ps = connection.prepareStatement(SELECT_AUDIENCE)) {
-                ps.setLong(1, createdAt);
+                ps.setLong(1, noticeSeq);
                 ps.setLong(2, after);
                 ps.setBoolean(3, allServices);
                 ps.setString(4, noticeId);

@@ -1,5 +1,6 @@
 package dev.pulseledger.status.subscribers;
 
+import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Rows;
@@ -63,6 +64,8 @@ public final class SubscriberStore {
     private static final String DELETE_TOKEN = "DELETE FROM status_subscriber_tokens WHERE hash = ?";
     private static final String CONFIRM = "UPDATE status_subscribers SET confirmed_at = ?, expires_at = NULL"
             + " WHERE id = ? AND confirmed_at IS NULL AND expires_at > ?";
+    private static final String CONFIRMED_AFTER = "UPDATE status_subscribers SET confirmed_after_notice ="
+            + " (SELECT COALESCE(MAX(seq), 0) FROM status_notices) WHERE id = ?";
     private static final String DELETE = "DELETE FROM status_subscribers WHERE id = ?";
     private static final String DELETE_WEBHOOK = "DELETE FROM webhooks WHERE id = ?";
 
@@ -172,7 +175,9 @@ public final class SubscriberStore {
                 ps.setLong(1, now.toEpochMilli());
                 ps.setString(2, found.get().id());
                 ps.setLong(3, now.toEpochMilli());
-                ps.executeUpdate();
+                if (ps.executeUpdate() == 1) {
+                    confirmedAfter(connection, found.get().id());
+                }
             }
             try (PreparedStatement ps = connection.prepareStatement(DELETE_TOKEN)) {
                 ps.setString(1, tokenHash);
@@ -180,6 +185,19 @@ public final class SubscriberStore {
             }
             return new Confirmation.Confirmed(issueLink(connection, found.get().id(), TokenPurpose.MANAGE, now));
         });
+    }
+
+    /**
+     * Records the last notice committed before this confirmation commits: the subscriber gets every later
+     * one. Read under the outbox's lock, which every notice holds from drawing its seq to its commit (taken
+     * last, as appends take it), so no notice can commit between this read and the confirmation's commit.
+     */
+    private void confirmedAfter(Connection connection, String subscriberId) throws SQLException {
+        Outbox.holdAppends(database, connection);
+        try (PreparedStatement ps = connection.prepareStatement(CONFIRMED_AFTER)) {
+            ps.setString(1, subscriberId);
+            ps.executeUpdate();
+        }
     }
 
     /** Whether a confirmation link is good: a live token for a request not yet confirmed. */
