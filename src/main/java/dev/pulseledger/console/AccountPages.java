@@ -24,8 +24,10 @@ import dev.pulseledger.ledger.core.PlanChangeResult;
 import dev.pulseledger.ledger.core.PlanChangeTiming;
 import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.ReservationStatus;
+import dev.pulseledger.ledger.core.RevokeResult;
 import dev.pulseledger.ledger.read.BalanceReader;
 import dev.pulseledger.ledger.read.BalanceView;
+import dev.pulseledger.ledger.read.CreditGrants;
 import dev.pulseledger.ledger.read.Granularity;
 import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.ReservationQueries;
@@ -49,7 +51,8 @@ import java.util.Optional;
 
 /**
  * One account's page: balance, plan, ledger, spendings, reservations and keys; granting, plan changes (a
- * new period, or within the period: now or at its end) and suspension.
+ * new period, or within the period: now or at its end), credit grants (SLA credits too) with their revoke,
+ * and suspension.
  */
 final class AccountPages {
     static final int LEDGER_PAGE_SIZE = 20;
@@ -62,6 +65,7 @@ final class AccountPages {
             "plan-now", "Plan changed: the old allowance's remainder expired, the new one is prorated.",
             "plan-period-end", "Plan change scheduled for the end of the period.",
             "plan-cancelled", "The waiting plan change is cancelled.",
+            "grant-revoked", "What was left of the credit grant was taken back.",
             "suspended", "Account suspended: its keys are refused until it is reactivated.",
             "active", "Account reactivated.",
             "revoked", "Key revoked: the API refuses it within seconds on every node.");
@@ -76,6 +80,7 @@ final class AccountPages {
     private final BalanceReader balances;
     private final SpendingQueries spendings;
     private final ReservationQueries reservations;
+    private final CreditGrants creditGrants;
     private final Authenticator authenticator;
     private final LedgerHistory history;
     private final Clock clock;
@@ -89,6 +94,7 @@ final class AccountPages {
             BalanceReader balances,
             SpendingQueries spendings,
             ReservationQueries reservations,
+            CreditGrants creditGrants,
             Authenticator authenticator,
             LedgerHistory history,
             Clock clock,
@@ -100,6 +106,7 @@ final class AccountPages {
         this.balances = balances;
         this.spendings = spendings;
         this.reservations = reservations;
+        this.creditGrants = creditGrants;
         this.authenticator = authenticator;
         this.history = history;
         this.clock = clock;
@@ -111,6 +118,7 @@ final class AccountPages {
                 .post("/console/accounts/{accountId}/credits", guard.change(this::grant))
                 .post("/console/accounts/{accountId}/plan", guard.change(this::changePlan))
                 .post("/console/accounts/{accountId}/plan-change", guard.change(this::changePlanInPeriod))
+                .post("/console/accounts/{accountId}/grants/{grantId}/revoke", guard.change(this::revokeGrant))
                 .post("/console/accounts/{accountId}/status", guard.change(this::changeStatus));
     }
 
@@ -222,15 +230,58 @@ final class AccountPages {
             case InPeriodChangeResult.Scheduled scheduled ->
                 ConsoleGuard.redirect(res, path(accountId) + "?done=plan-period-end");
             case InPeriodChangeResult.AccountNotFound notFound -> view.notFound(res, session);
-            case InPeriodChangeResult.UnknownPlan unknown -> {
-                form.error("changePlanId", "Choose one of the plans listed.");
-                showFailed(res, session, accountId, form, "plan-change");
-            }
-            case InPeriodChangeResult.SamePlan same -> {
-                form.error("changePlanId", "The account is on this plan already.");
-                showFailed(res, session, accountId, form, "plan-change");
-            }
+            case InPeriodChangeResult.UnknownPlan unknown ->
+                refused(
+                        res,
+                        session,
+                        accountId,
+                        form,
+                        "changePlanId",
+                        "plan-change",
+                        "Choose one of the plans listed.");
+            case InPeriodChangeResult.SamePlan same ->
+                refused(
+                        res,
+                        session,
+                        accountId,
+                        form,
+                        "changePlanId",
+                        "plan-change",
+                        "The account is on this plan already.");
         }
+    }
+
+    /** Takes back what is left of one credit grant (an SLA credit or an operator's), once (CONTRACT §13). */
+    private void revokeGrant(ServerRequest req, ServerResponse res, Session session, Form form) {
+        String accountId = Requests.pathParam(req, "accountId");
+        switch (Queued.call(() -> ledger.revokeGrant(accountId, Requests.pathParam(req, "grantId")))) {
+            case RevokeResult.Revoked revoked -> ConsoleGuard.redirect(res, path(accountId) + "?done=grant-revoked");
+            case RevokeResult.AccountNotFound notFound -> view.notFound(res, session);
+            case RevokeResult.AlreadyRevoked already ->
+                refused(res, session, accountId, form, "revoke", "revoke", "This grant was revoked already.");
+            case RevokeResult.GrantNotFound missing ->
+                refused(
+                        res,
+                        session,
+                        accountId,
+                        form,
+                        "revoke",
+                        "revoke",
+                        "The account has no credit grant with this id.");
+        }
+    }
+
+    /** The page again with {@code message} beside {@code field} of the form {@code formName}: 422. */
+    private void refused(
+            ServerResponse res,
+            Session session,
+            String accountId,
+            Form form,
+            String field,
+            String formName,
+            String message) {
+        form.error(field, message);
+        showFailed(res, session, accountId, form, formName);
     }
 
     private void changeStatus(ServerRequest req, ServerResponse res, Session session, Form form) {
@@ -319,6 +370,7 @@ final class AccountPages {
                 .keySet()
                 .forEach(keyId -> budgets.put(keyId, history.budgetWindows(keyId, now)));
         model.put("keyBudgets", budgets);
+        model.put("creditGrants", creditGrants.list(accountId));
         model.put("failed", formName);
         model.put("errors", form.errors());
         model.put("values", form.values());

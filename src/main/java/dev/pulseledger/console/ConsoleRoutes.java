@@ -9,8 +9,11 @@ import dev.pulseledger.http.RouteTable;
 import dev.pulseledger.keys.Authenticator;
 import dev.pulseledger.keys.KeyStore;
 import dev.pulseledger.ledger.read.BalanceReader;
+import dev.pulseledger.ledger.read.CreditGrants;
 import dev.pulseledger.ledger.read.LedgerHistory;
 import dev.pulseledger.ledger.read.ReservationQueries;
+import dev.pulseledger.ledger.read.SlaMeter;
+import dev.pulseledger.ledger.read.SlaReports;
 import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.ledger.write.LedgerWriter;
 import dev.pulseledger.operators.AuditLog;
@@ -18,6 +21,7 @@ import dev.pulseledger.operators.Credentials;
 import dev.pulseledger.operators.OperatorDirectory;
 import dev.pulseledger.operators.SignInLimiter;
 import dev.pulseledger.status.groups.ServiceGroupStore;
+import dev.pulseledger.status.history.StatusHistory;
 import dev.pulseledger.status.incidents.IncidentStore;
 import dev.pulseledger.status.incidents.MaintenanceStore;
 import dev.pulseledger.status.pulse.PulseFeed;
@@ -107,6 +111,7 @@ public final class ConsoleRoutes {
                 stores.balances(),
                 new SpendingQueries(stores.database()),
                 new ReservationQueries(stores.database()),
+                new CreditGrants(stores.database()),
                 authenticator,
                 new LedgerHistory(stores.database()),
                 clock,
@@ -128,7 +133,14 @@ public final class ConsoleRoutes {
                         view,
                         clock)
                 .register(routes, guard);
-        new PlanPages(stores.plans(), view, clock).register(routes, guard);
+        new PlanPages(
+                        stores.plans(),
+                        new SlaReports(
+                                stores.database(),
+                                new SlaMeter(stores.database(), new StatusHistory(stores.database()))),
+                        view,
+                        clock)
+                .register(routes, guard);
         new WebhookPages(stores.webhooks(), view, clock).register(routes, guard);
         new StatusSubscriberPages(
                         new SubscriberDirectory(stores.database(), stores.webhooks()),

@@ -9,6 +9,7 @@ import dev.pulseledger.console.ConsoleSessions.Session;
 import dev.pulseledger.http.JsonBody;
 import dev.pulseledger.http.Requests;
 import dev.pulseledger.http.RouteTable;
+import dev.pulseledger.ledger.read.SlaReports;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Clock;
@@ -18,23 +19,29 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Plans: every plan with a form to change it, and a form to create one. */
+/**
+ * Plans: every plan with a form to change it, and a form to create one; a plan's SLA preview (CONTRACT §13):
+ * the accounts that would be credited if their periods ended now.
+ */
 final class PlanPages {
     private static final String NEW_PLAN = "";
     private static final Map<String, String> DONE = Map.of("created", "Plan created.", "updated", "Plan updated.");
 
     private final PlanStore plans;
+    private final SlaReports reports;
     private final ConsoleView view;
     private final Clock clock;
 
-    PlanPages(PlanStore plans, ConsoleView view, Clock clock) {
+    PlanPages(PlanStore plans, SlaReports reports, ConsoleView view, Clock clock) {
         this.plans = plans;
+        this.reports = reports;
         this.view = view;
         this.clock = clock;
     }
 
     void register(RouteTable routes, ConsoleGuard guard) {
         routes.get("/console/plans", guard.page(this::list))
+                .get("/console/plans/{planId}/sla-preview", guard.page(this::slaPreview))
                 .post("/console/plans", guard.change(this::create))
                 .post("/console/plans/{planId}", guard.change(this::update));
     }
@@ -47,6 +54,28 @@ final class PlanPages {
                 Form.empty(),
                 NEW_PLAN,
                 Requests.query(req, "done").map(DONE::get).orElse(""));
+    }
+
+    /** As {@code GET /admin/sla/preview}: the plan's accounts that would be credited now, with the total. */
+    private void slaPreview(ServerRequest req, ServerResponse res, Session session) {
+        Optional<Plan> plan = plans.find(Requests.pathParam(req, "planId"));
+        if (plan.isEmpty()) {
+            view.notFound(res, session);
+            return;
+        }
+        List<SlaReports.Preview> credited = plan.get()
+                .sla()
+                .map(sla -> reports.preview(plan.get().id(), sla, clock.instant()).stream()
+                        .filter(p -> p.soFar().creditIfEndedNow() > 0)
+                        .toList())
+                .orElse(List.of());
+        Map<String, Object> model = new HashMap<>();
+        model.put("plan", plan.get());
+        model.put("credited", credited);
+        model.put(
+                "total",
+                credited.stream().mapToLong(p -> p.soFar().creditIfEndedNow()).sum());
+        view.render(res, 200, "sla-preview", Optional.of(session), model);
     }
 
     private void create(ServerRequest req, ServerResponse res, Session session, Form form) {

@@ -106,6 +106,7 @@ public final class KeyStore {
                 ps.executeUpdate();
             }
             insertBudgets(connection, keyId, budgets, at);
+            KeyBudgetSeed.fill(connection, database.dialect(), keyId, budgets, at);
         });
     }
 

@@ -45,8 +45,14 @@ final class ConnectionPools {
         return new HikariDataSource(config);
     }
 
-    /** Brings the schema up to date with Flyway, from the dialect's migrations. */
-    static void migrate(HikariDataSource pool, Dialect dialect) {
+    /**
+     * Brings the schema up to date with Flyway, from the dialect's migrations. A migration may take longer than
+     * a request may (an index built over a large table): on PostgreSQL its sessions run without the statement
+     * timeout, and are closed after it, so that the pool's next sessions start with the request timeouts. (A
+     * transaction pooler's sessions carry no timeout; {@link Transactions} sets it per transaction.)
+     */
+    static void migrate(HikariDataSource pool, Dialect dialect, boolean transactionPooler) {
+        boolean untimed = dialect == Dialect.POSTGRESQL && !transactionPooler;
         Flyway.configure()
                 .dataSource(pool)
                 .locations(dialect.migrations())
@@ -54,8 +60,12 @@ final class ConnectionPools {
                 // Features take version numbers from separate ranges, so a database may meet a
                 // lower version after a higher one; migrations of different ranges are independent.
                 .outOfOrder(true)
+                .initSql(untimed ? "SET statement_timeout = 0" : null)
                 .load()
                 .migrate();
+        if (untimed) {
+            pool.getHikariPoolMXBean().softEvictConnections();
+        }
     }
 
     private static void configureSqlite(HikariConfig config, Database.Settings settings) {

@@ -86,7 +86,7 @@ public final class Database implements AutoCloseable {
                     dialect == Dialect.SQLITE ? Duration.ZERO : settings.startupTimeout(),
                     ConnectionPools.withoutCredentials(settings.jdbcUrl()));
             if (migrate) {
-                ConnectionPools.migrate(pool, dialect);
+                ConnectionPools.migrate(pool, dialect, settings.transactionPooler());
             }
         } catch (RuntimeException e) {
             pool.close();

@@ -15,9 +15,17 @@ CREATE TABLE key_budgets (
 ALTER TABLE spendings ADD COLUMN key_id TEXT;
 ALTER TABLE spendings ADD COLUMN key_used_at BIGINT;
 ALTER TABLE reservations ADD COLUMN key_id TEXT;
-CREATE INDEX spendings_key_use ON spendings (key_id, pool, key_used_at) WHERE key_id IS NOT NULL;
-CREATE INDEX reservations_key_held ON reservations (key_id, pool, created_at)
-    WHERE key_id IS NOT NULL AND status = 'held';
+-- What each key used of a budget's pool in each window, kept by the ledger round that counts in it, with the
+-- key's account locked: a spend or hold reads one row per budget, however much the key did in the window.
+-- A window without a row has used nothing; setting budgets fills the current windows from the rows above.
+CREATE TABLE key_budget_use (
+    key_id       TEXT   NOT NULL,
+    pool         TEXT   NOT NULL,
+    period       TEXT   NOT NULL,
+    window_start BIGINT NOT NULL,
+    used         BIGINT NOT NULL,
+    PRIMARY KEY (key_id, pool, period, window_start)
+);
 -- The events key.budget_warning and key.budget_exhausted: one row, so one event, per key, budget, window and level.
 CREATE TABLE key_budget_notices (
     key_id       TEXT   NOT NULL,

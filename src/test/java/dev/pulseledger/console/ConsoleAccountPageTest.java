@@ -8,6 +8,7 @@ import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
+import dev.pulseledger.support.Waiting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -109,6 +110,68 @@ class ConsoleAccountPageTest {
                             .path("planId")
                             .asText())
                     .isEqualTo("pro");
+        }
+    }
+
+    /** CONTRACT §13: the account page lists credit grants and revokes one once; a plan's SLA preview page. */
+    @Test
+    void theAccountPageRevokesACreditOnceAndThePlanPageShowsItsSlaPreview() {
+        try (TestNode node = TestNode.start(TestStore.SQLITE.newDatabaseUrl())) {
+            Api admin = node.admin();
+            assertThat(admin.put("/admin/services/api", Map.of("name", "API", "status", "operational"))
+                            .status())
+                    .isEqualTo(201);
+            assertThat(admin.post(
+                                    "/admin/plans",
+                                    Map.of(
+                                            "id",
+                                            "pro",
+                                            "name",
+                                            "Pro",
+                                            "allowance",
+                                            1000,
+                                            "sla",
+                                            Map.of(
+                                                    "services",
+                                                    List.of("api"),
+                                                    "tiers",
+                                                    List.of(Map.of("below", 0.9, "creditPercent", 50)))))
+                            .status())
+                    .isEqualTo(201);
+            String accountId = new Fixtures(admin).account("pro", 0);
+            assertThat(admin.post("/admin/accounts/" + accountId + "/credits", Map.of("amount", 300))
+                            .status())
+                    .isEqualTo(201);
+            String grantId = admin.get("/admin/accounts/" + accountId + "/ledger")
+                    .json()
+                    .get("data")
+                    .get(0)
+                    .get("grantId")
+                    .asText();
+            assertThat(admin.patch("/admin/services/api", Map.of("status", "major_outage"))
+                            .status())
+                    .isEqualTo(200);
+            ConsoleClient console = new ConsoleClient(node.baseUrl());
+            assertThat(console.signIn(TestNode.ADMIN_KEY).statusCode()).isEqualTo(303);
+            String page = "/console/accounts/" + accountId;
+            String revoke = page + "/grants/" + grantId + "/revoke";
+
+            assertThat(console.get(page).body()).contains("<tr data-grant=\"" + grantId + "\">");
+            assertThat(console.submit(page, revoke, Map.of()).statusCode()).isEqualTo(303);
+            assertThat(console.get(page).body()).contains("revoked ");
+            assertThat(console.submit(page, page + "/grants/gr_nope/revoke", Map.of())
+                            .body())
+                    .contains("The account has no credit grant with this id.");
+            assertThat(admin.get("/admin/accounts/" + accountId)
+                            .json()
+                            .path("balance")
+                            .asLong())
+                    .isEqualTo(1000);
+            assertThat(console.get("/console/plans").body()).contains("/console/plans/pro/sla-preview");
+            Waiting.until(
+                    "the outage shows in the preview",
+                    () -> console.get("/console/plans/pro/sla-preview").body().contains("data-account=\"" + accountId));
+            assertThat(console.get("/console/plans/free/sla-preview").body()).contains("id=\"no-sla\"");
         }
     }
 

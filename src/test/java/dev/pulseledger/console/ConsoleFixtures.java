@@ -58,7 +58,21 @@ final class ConsoleFixtures {
                         .post("/api/tokens/reservations", Map.of("amount", 25))
                         .status())
                 .isEqualTo(201);
+        // A second credit grant: the revoke form is still on the page after the walk revokes one.
+        assertThat(admin.post(
+                                "/admin/accounts/" + caller.accountId() + "/credits",
+                                Map.of("amount", 40, "reason", "goodwill"))
+                        .status())
+                .isEqualTo(201);
         ids.put("accountId", caller.accountId());
+        ids.put(
+                "grantId",
+                admin.get("/admin/accounts/" + caller.accountId() + "/ledger")
+                        .json()
+                        .get("data")
+                        .get(0)
+                        .get("grantId")
+                        .asText());
         ids.put("keyId", keyId);
         ids.put("webhookId", webhookId);
         Waiting.until(

@@ -122,6 +122,53 @@ class KeyBudgetsTest {
 
     @ParameterizedTest
     @EnumSource(TestStore.class)
+    void aBudgetSetMidWindowCountsTheWindowsEarlierUseAndAnotherKeysRevertGivesBack(TestStore store) {
+        TestClock clock = new TestClock(MONDAY.minus(Duration.ofDays(1)));
+        try (TestNode node = TestNode.start(store.newDatabaseUrl(), clock)) {
+            Api admin = node.admin();
+            Fixtures.Caller caller = new Fixtures(node).caller(10_000);
+            Reply issued = admin.post("/admin/accounts/" + caller.accountId() + "/keys", Map.of("name", "worker"));
+            assertThat(issued.status()).as(issued.toString()).isEqualTo(201);
+            Api worker = node.caller(issued.json().path("key").asText());
+            Api owner = node.caller(caller.key());
+
+            // Before it has a budget, the worker spends 70 and holds 10 today; yesterday's use does not count.
+            assertThat(worker.post("/api/tokens/spend/500").status()).isEqualTo(201);
+            clock.set(MONDAY);
+            String spent = worker.post("/api/tokens/spend/70")
+                    .json()
+                    .path("spendingId")
+                    .asText();
+            assertThat(hold(worker, "default", 10)).isNotEmpty();
+
+            Reply capped = admin.patch(
+                    "/admin/accounts/" + caller.accountId() + "/keys/"
+                            + issued.json().path("id").asText(),
+                    Map.of("budgets", List.of(budget("default", "day", 100))));
+            assertThat(capped.status()).as(capped.toString()).isEqualTo(200);
+            assertThat(worker.get("/api/tokens/key")
+                            .json()
+                            .at("/budgets/0/used")
+                            .asLong())
+                    .isEqualTo(80);
+            assertThat(worker.post("/api/tokens/spend/21").code()).isEqualTo("key_budget_exceeded");
+
+            // The account's other key reverts the worker's spending: the worker's window gets it back.
+            assertThat(owner.post("/api/tokens/spendings/" + spent + "/revert").status())
+                    .isEqualTo(200);
+            assertThat(worker.get("/api/tokens/key")
+                            .json()
+                            .at("/budgets/0/used")
+                            .asLong())
+                    .isEqualTo(10);
+            assertThat(worker.post("/api/tokens/spend/90").status()).isEqualTo(201);
+            assertThat(worker.post("/api/tokens/spend/1").code()).isEqualTo("key_budget_exceeded");
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
     void theBudgetResetsExactlyAtTheBoundaryAndAnEarlierWindowsRevertFreesNothing(TestStore store) {
         Instant lastMilli = Instant.parse("2026-05-04T23:59:59.999Z");
         TestClock clock = new TestClock(lastMilli.minusSeconds(60));

@@ -34,4 +34,6 @@ final class BatchChanges {
     final Map<SlaPeriod.Key, SlaPeriod> slaPeriods = new LinkedHashMap<>();
     final Map<String, Revocation> revocations = new LinkedHashMap<>();
     final List<BudgetNotice> budgetNotices = new ArrayList<>();
+    /** Each key budget window the batch counted in, as it leaves it, by key, pool and period. */
+    final Map<String, BudgetWindow> budgetUse = new LinkedHashMap<>();
 }

@@ -167,6 +167,7 @@ final class BatchState {
                         .collect(Collectors.toMap(a -> a.id, a -> Set.copyOf(a.pools))),
                 List.copyOf(changes.slaPeriods.values()),
                 List.copyOf(changes.revocations.values()),
-                changes.budgetNotices);
+                changes.budgetNotices,
+                List.copyOf(changes.budgetUse.values()));
     }
 }

@@ -35,6 +35,7 @@ import java.util.Set;
  * @param revocations the grants the batch revoked
  * @param accountPools the named pools of each account that got a new one, all of them
  * @param budgetNotices the key budget windows that reached a level, each raising its event
+ * @param budgetUse the key budget windows the batch counted in, each with what its key has used in it now
  */
 public record ChangeSet(
         Instant at,
@@ -55,10 +56,12 @@ public record ChangeSet(
         Map<String, Set<String>> accountPools,
         List<SlaPeriod> slaPeriods,
         List<Revocation> revocations,
-        List<BudgetNotice> budgetNotices) {
+        List<BudgetNotice> budgetNotices,
+        List<BudgetWindow> budgetUse) {
 
     public ChangeSet {
         budgetNotices = List.copyOf(budgetNotices);
+        budgetUse = List.copyOf(budgetUse);
         newAccounts = List.copyOf(newAccounts);
         balances = Map.copyOf(balances);
         periods = List.copyOf(periods);

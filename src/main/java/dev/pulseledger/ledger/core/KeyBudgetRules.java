@@ -30,8 +30,8 @@ final class KeyBudgetRules {
 
     /**
      * Counts {@code tokens} (given back when negative) to the charged key's budgets on {@code pool} whose
-     * window the charge falls in. The store counts in a window everything made from its start on, so a
-     * give-back counts the same way.
+     * current window the charge falls in; a give-back of a charge made in an earlier window frees nothing now.
+     * The windows' new use goes into the change set, which the store keeps per window.
      */
     void count(String accountId, Optional<KeyCharge> charge, String pool, long tokens) {
         if (charge.isEmpty() || tokens == 0) {
@@ -55,6 +55,13 @@ final class KeyBudgetRules {
         boolean warn = tokens > 0 && !window.warned() && used * 5 >= cap * 4;
         boolean exhaust = tokens > 0 && !window.exhausted() && used >= cap;
         BudgetWindow after = window.using(tokens, window.warned() || warn, window.exhausted() || exhaust);
+        batch.changes.budgetUse.put(
+                window.keyId()
+                        + ' '
+                        + window.budget().pool()
+                        + ' '
+                        + window.budget().period().wire(),
+                after);
         if (warn) {
             notice(accountId, after, BudgetNotice.Level.WARNING);
         }

@@ -27,7 +27,7 @@ import java.util.Set;
  * @param measuredSlaPeriods those of the batch's SLA periods that were measured already
  * @param revokedGrants those of the batch's grants to revoke that were revoked already; the grants
  *     themselves are with their accounts' grants
- * @param keyBudgets the budgets of the keys that spend or hold in the batch, each in its current window,
+ * @param keyBudgets the budgets of the batch's accounts' keys, each in its current window with its key's use,
  *     by key id; a key without budgets is absent
  */
 public record LedgerState(

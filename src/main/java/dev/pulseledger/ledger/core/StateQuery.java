@@ -11,7 +11,8 @@ import java.util.TreeSet;
 /**
  * What a store must lock and read before {@link LedgerCore} decides a batch.
  *
- * @param accountIds the accounts to lock, sorted so that every round takes its locks in one order
+ * @param accountIds the accounts to lock, sorted so that every round takes its locks in one order; their keys'
+ *     budgets are read too, each with its use in its window at {@code now}
  * @param spendingIds the spendings to read: revert targets and, on a retry, the batch's own spends
  * @param idempotencyScopes the idempotency records to read
  * @param landedSpends true on a retry: read the balance after each of the batch's spends that landed
@@ -20,8 +21,6 @@ import java.util.TreeSet;
  * @param now the time the batch is decided at: the held reservations of accounts due by then are read
  * @param slaPeriods the SLA periods the batch measures: whether each was measured already is read
  * @param grantIds the grants the batch revokes: each is read (with tokens left or not), and whether it was revoked
- * @param keyIds the keys that spend or hold in the batch: their budgets are read, each with its use in its
- *     window at {@code now}
  * @param allowancesOf the accounts that change plan now (a new period, or within the period): every allowance
  *     grant of theirs that has not expired or started in their current period is read, spent ones too
  */
@@ -35,7 +34,6 @@ public record StateQuery(
         Instant now,
         Set<SlaPeriod.Key> slaPeriods,
         Set<String> grantIds,
-        Set<String> keyIds,
         Set<String> allowancesOf) {
 
     /**
@@ -51,13 +49,11 @@ public record StateQuery(
         Set<String> reservationIds = new LinkedHashSet<>();
         Set<SlaPeriod.Key> slaPeriods = new LinkedHashSet<>();
         Set<String> grantIds = new LinkedHashSet<>();
-        Set<String> keyIds = new LinkedHashSet<>();
         Set<String> allowancesOf = new LinkedHashSet<>();
         for (LedgerCommand<?> command : commands) {
             accountIds.add(command.accountId());
             switch (command) {
                 case LedgerCommand.Spend spend -> {
-                    spend.request().keyId().ifPresent(keyIds::add);
                     spend.request()
                             .idempotencyKey()
                             .ifPresent(key -> scopes.add(new IdempotencyScope(spend.accountId(), key)));
@@ -70,7 +66,6 @@ public record StateQuery(
                     revert.idempotencyKey().ifPresent(key -> scopes.add(new IdempotencyScope(revert.accountId(), key)));
                 }
                 case LedgerCommand.Reserve reserve -> {
-                    reserve.keyId().ifPresent(keyIds::add);
                     reserve.idempotencyKey()
                             .ifPresent(key -> scopes.add(new IdempotencyScope(reserve.accountId(), key)));
                     if (retry) {
@@ -110,7 +105,6 @@ public record StateQuery(
                 now,
                 slaPeriods,
                 grantIds,
-                keyIds,
                 allowancesOf);
     }
 }

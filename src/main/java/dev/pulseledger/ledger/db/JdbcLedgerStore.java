@@ -127,7 +127,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
 
     /**
      * Locks the accounts (until the transaction ends) and reads them, through {@link #readAccounts}, then
-     * their live grants, through {@link #readGrants}, then the budgets of the query's keys in their windows
+     * their live grants, through {@link #readGrants}, then the budgets of their keys in their windows
      * into {@code budgets} ({@link KeyBudgetRows}); waits at most {@code lockWait} for a lock held
      * elsewhere, and with zero waits for none (see {@link LedgerStore#round}).
      *
@@ -478,7 +478,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 && changes.events().isEmpty()
                 && changes.slaPeriods().isEmpty()
                 && changes.revocations().isEmpty()
-                && changes.budgetNotices().isEmpty();
+                && changes.budgetNotices().isEmpty()
+                && changes.budgetUse().isEmpty();
         writeCommonChanges(connection, changes, endsRound);
         if (!changes.periods().isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
@@ -547,6 +548,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         }
         SlaPeriodRows.insert(connection, changes.slaPeriods());
         SlaPeriodRows.insertRevocations(connection, changes.revocations());
+        KeyBudgetRows.saveUse(connection, changes.budgetUse());
         KeyBudgetRows.insertNotices(connection, changes.budgetNotices(), changes.at());
         outbox.append(connection, changes.events(), changes.at());
     }

@@ -15,20 +15,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Key budgets in their windows (CONTRACT §14), read by the ledger round with the keys' accounts locked and
- * by the readers: each budget with what its key used of the pool from its window's start on (spendings
- * counted at {@code key_used_at} less what was reverted of them, and holds still held), and the notices its
- * window has had. The indexes {@code spendings_key_use} and {@code reservations_key_held} (V271) serve the
- * sums, so a key without budgets costs one probe of {@code key_budgets}.
+ * Key budgets in their windows (CONTRACT §14), read by the ledger round with the accounts locked and by the
+ * readers: each budget of a key with what its key used of the pool in the current window, kept per window in
+ * {@code key_budget_use} (written by the round that counts in it, under the same lock; a window without a
+ * row has used nothing), and the notices its window has had. Reading a window is a key lookup, whatever the
+ * key has done in it; a key without budgets costs a probe of {@code key_budgets}.
  */
 public final class KeyBudgetRows {
     private static final String WINDOWS = """
             SELECT b.key_id, b.pool, b.period, b.tokens, w.column2 AS window_start,
-                COALESCE((SELECT SUM(s.amount - s.reverted_amount) FROM spendings s
-                    WHERE s.key_id = b.key_id AND s.pool = b.pool AND s.key_used_at >= w.column2), 0)
-                + COALESCE((SELECT SUM(r.amount) FROM reservations r
-                    WHERE r.key_id = b.key_id AND r.pool = b.pool AND r.status = 'held'
-                        AND r.created_at >= w.column2), 0) AS used,
+                COALESCE((SELECT u.used FROM key_budget_use u WHERE u.key_id = b.key_id AND u.pool = b.pool
+                    AND u.period = b.period AND u.window_start = w.column2), 0) AS used,
                 EXISTS (SELECT 1 FROM key_budget_notices n WHERE n.key_id = b.key_id AND n.pool = b.pool
                     AND n.period = b.period AND n.window_start = w.column2 AND n.level = 'warning') AS warned,
                 EXISTS (SELECT 1 FROM key_budget_notices n WHERE n.key_id = b.key_id AND n.pool = b.pool
@@ -41,11 +38,22 @@ public final class KeyBudgetRows {
     /** One key's budgets in their windows. */
     static final NamedSql OF_KEY = NamedSql.parse(WINDOWS.formatted("b.key_id = :key_id"));
 
-    /** The budgets of many keys (PostgreSQL), sent in the round trip that locks their accounts. */
-    static final String OF_KEYS_POSTGRES = WINDOWS.formatted("b.key_id = ANY (:key_ids)");
+    /** The budgets of one account's keys (SQLite's round, an account at a time). */
+    static final NamedSql OF_ACCOUNT = NamedSql.parse(
+            WINDOWS.formatted("b.key_id IN (SELECT k.id FROM api_keys k WHERE k.account_id = :account_id)"));
+
+    /** The budgets of the keys of many accounts (PostgreSQL), sent in the round trip that locks the accounts. */
+    static final String OF_ACCOUNTS_POSTGRES =
+            WINDOWS.formatted("b.key_id IN (SELECT k.id FROM api_keys k WHERE k.account_id = ANY (:ids))");
 
     private static final String INSERT_NOTICE = "INSERT INTO key_budget_notices"
             + " (key_id, pool, period, window_start, level, created_at) VALUES (?, ?, ?, ?, ?, ?)";
+
+    /** A window's use as the round leaves it: the round holds the key's account, so the value is final. */
+    private static final NamedSql SAVE_USE =
+            NamedSql.parse("INSERT INTO key_budget_use (key_id, pool, period, window_start, used)"
+                    + " VALUES (:key_id, :pool, :period, :window_start, :used)"
+                    + " ON CONFLICT (key_id, pool, period, window_start) DO UPDATE SET used = excluded.used");
 
     private KeyBudgetRows() {}
 
@@ -90,6 +98,24 @@ public final class KeyBudgetRows {
     static void bindKey(PreparedStatement ps, String keyId, Instant now) throws SQLException {
         OF_KEY.setString(ps, "key_id", keyId);
         bindWindows(OF_KEY, ps, now);
+    }
+
+    /** Keeps the use of each window the round counted in, in the round's transaction. */
+    static void saveUse(Connection connection, List<BudgetWindow> windows) throws SQLException {
+        if (windows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = connection.prepareStatement(SAVE_USE.sql())) {
+            for (BudgetWindow window : windows) {
+                SAVE_USE.setString(ps, "key_id", window.keyId());
+                SAVE_USE.setString(ps, "pool", window.budget().pool());
+                SAVE_USE.setString(ps, "period", window.budget().period().wire());
+                SAVE_USE.setLong(ps, "window_start", window.start().toEpochMilli());
+                SAVE_USE.setLong(ps, "used", window.used());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 
     /** Writes the windows' notices in the round's transaction: each level once per window (its key). */

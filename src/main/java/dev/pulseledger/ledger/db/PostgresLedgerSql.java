@@ -40,23 +40,20 @@ final class PostgresLedgerSql {
      */
     private static final String GRANTS_OF_MANY = ";\n" + JdbcLedgerStore.LIVE_GRANTS + " AND g.account_id = ANY (:ids)";
 
-    /** The lock and the read of the grants, waiting for held locks or not, in one round trip. */
-    static final NamedSql LOCK_AND_READ_GRANTS = NamedSql.parse(REUSE_PLANS + LOCK_MANY + GRANTS_OF_MANY);
-
-    static final NamedSql LOCK_FREE_AND_READ_GRANTS = NamedSql.parse(REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY);
-
     /**
-     * The budgets of the batch's keys in their windows ({@link KeyBudgetRows}), sent after the lock in its
-     * round trip when the batch has keys: read, like the grants, once the accounts are locked. A key without
-     * budgets costs a probe of {@code key_budgets}'s key and no round trip.
+     * The budgets of the batch's accounts' keys in their windows ({@link KeyBudgetRows}), sent after the lock
+     * in its round trip: read, like the grants, once the accounts are locked. An account whose keys have no
+     * budgets costs a probe of {@code key_budgets} per key.
      */
-    private static final String BUDGETS_OF_KEYS = ";\n" + KeyBudgetRows.OF_KEYS_POSTGRES;
+    private static final String BUDGETS_OF_ACCOUNTS = ";\n" + KeyBudgetRows.OF_ACCOUNTS_POSTGRES;
 
-    static final NamedSql LOCK_AND_READ_GRANTS_AND_BUDGETS =
-            NamedSql.parse(REUSE_PLANS + LOCK_MANY + GRANTS_OF_MANY + BUDGETS_OF_KEYS);
+    /** The lock and the reads of the grants and the keys' budgets, in one round trip. */
+    static final NamedSql LOCK_AND_READ_GRANTS =
+            NamedSql.parse(REUSE_PLANS + LOCK_MANY + GRANTS_OF_MANY + BUDGETS_OF_ACCOUNTS);
 
-    static final NamedSql LOCK_FREE_AND_READ_GRANTS_AND_BUDGETS =
-            NamedSql.parse(REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY + BUDGETS_OF_KEYS);
+    /** {@link #LOCK_AND_READ_GRANTS} without waiting for a lock another round holds. */
+    static final NamedSql LOCK_FREE_AND_READ_GRANTS =
+            NamedSql.parse(REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY + BUDGETS_OF_ACCOUNTS);
 
     /**
      * WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. The

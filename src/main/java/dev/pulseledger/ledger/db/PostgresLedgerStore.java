@@ -49,13 +49,9 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             throws SQLException {
         Map<String, LockedAccount> accounts = new HashMap<>();
         SortedSet<String> ids = query.accountIds();
-        boolean keys = !query.keyIds().isEmpty();
         Locked into = new Locked(query, accounts, budgets);
         if (lockWait.isZero()) {
-            NamedSql lock = keys
-                    ? PostgresLedgerSql.LOCK_FREE_AND_READ_GRANTS_AND_BUDGETS
-                    : PostgresLedgerSql.LOCK_FREE_AND_READ_GRANTS;
-            lockAndRead(connection, lock, ids, into, () -> {
+            lockAndRead(connection, PostgresLedgerSql.LOCK_FREE_AND_READ_GRANTS, ids, into, () -> {
                 if (accounts.size() < ids.size()) {
                     requireNoneBusy(connection, ids, accounts.keySet());
                 }
@@ -63,9 +59,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         } else {
             // At least 1 ms: a lock_timeout of 0 would wait for ever.
             String replaced = setLockWait(connection, Long.toString(Math.max(1, lockWait.toMillis())));
-            NamedSql lock =
-                    keys ? PostgresLedgerSql.LOCK_AND_READ_GRANTS_AND_BUDGETS : PostgresLedgerSql.LOCK_AND_READ_GRANTS;
-            lockAndRead(connection, lock, ids, into, () -> {});
+            lockAndRead(connection, PostgresLedgerSql.LOCK_AND_READ_GRANTS, ids, into, () -> {});
             if (accounts.size() < ids.size()) {
                 // A plan change that commits while the lock waits leaves the account out: PostgreSQL checks the
                 // new row against the plan row it had joined, which no longer matches. Locked again, it is read
@@ -151,21 +145,20 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         void run() throws SQLException;
     }
 
-    /** What a lock statement is for, and where it reads to: the accounts, and the keys' budgets when it has keys. */
+    /** What a lock statement is for, and where it reads to: the accounts and their keys' budgets. */
     private record Locked(
             StateQuery query, Map<String, LockedAccount> accounts, Map<String, List<BudgetWindow>> budgets) {}
 
-    /** Locks and reads the accounts {@code ids} (the query's, or those a first lock left out) with their grants. */
+    /**
+     * Locks and reads the accounts {@code ids} (the query's, or those a first lock left out) with their grants
+     * and their keys' budgets; a key's budgets read again replace those read before.
+     */
     private static void lockAndRead(
             Connection connection, NamedSql lock, Collection<String> ids, Locked into, LockCheck check)
             throws SQLException {
-        boolean withBudgets = lock.names().contains("key_ids");
         try (PreparedStatement ps = connection.prepareStatement(lock.sql())) {
             lock.setArray(ps, "ids", texts(connection, ids.stream()));
-            if (withBudgets) {
-                lock.setArray(ps, "key_ids", texts(connection, into.query().keyIds().stream()));
-                KeyBudgetRows.bindWindows(lock, ps, into.query().now());
-            }
+            KeyBudgetRows.bindWindows(lock, ps, into.query().now());
             if (ps.execute() || !ps.getMoreResults()) { // the SET comes first, with no rows
                 throw new IllegalStateException("The lock statement returned no accounts result after its SET");
             }
@@ -175,12 +168,12 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 throw new IllegalStateException("The lock statement returned no grants result");
             }
             readGrants(ps.getResultSet(), into.accounts());
-            if (withBudgets) {
-                if (!ps.getMoreResults()) {
-                    throw new IllegalStateException("The lock statement returned no budgets result");
-                }
-                KeyBudgetRows.read(ps.getResultSet(), into.budgets());
+            if (!ps.getMoreResults()) {
+                throw new IllegalStateException("The lock statement returned no budgets result");
             }
+            Map<String, List<BudgetWindow>> budgets = new HashMap<>();
+            KeyBudgetRows.read(ps.getResultSet(), budgets);
+            into.budgets().putAll(budgets);
         }
     }
 
