@@ -66,11 +66,7 @@ class RowidMigrationTest {
                             url,
                             "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL"
                                     + " AND tbl_name IN ('spendings', 'ledger_entries') ORDER BY name"))
-                    .containsExactly(
-                            "ledger_entries_account_time",
-                            "ledger_entries_spending",
-                            "spendings_account_seq",
-                            "spendings_key_use"); // V271's, key budgets (CONTRACT §14)
+                    .containsExactly("ledger_entries_account_time", "ledger_entries_spending", "spendings_account_seq");
             assertThat(ids(caller, "/api/tokens/spendings"))
                     .containsExactly(spent, "sp_01aaaaaaaaaaaaaaaaaaaaaaa2", "sp_01aaaaaaaaaaaaaaaaaaaaaaa1");
             assertThat(caller.get("/api/tokens/balance").json().path("balance").asLong())

@@ -33,8 +33,12 @@ public final class LedgerHistory {
             """;
     /** The condition on one pool's spending (CONTRACT §14). */
     private static final String OF_POOL = " AND pool = ?";
-    /** The condition on the spending of one key: the lines of the spendings it made (V271, CONTRACT §14). */
-    private static final String OF_KEY = " AND spending_id IN (SELECT id FROM spendings WHERE key_id = ?)";
+    /**
+     * The condition on the spending of one key: the lines of the spendings it made (V271, CONTRACT §14), found
+     * through the account's spendings (spendings_account_seq): spendings keep no index by key.
+     */
+    private static final String OF_KEY =
+            " AND spending_id IN (SELECT id FROM spendings WHERE account_id = ? AND key_id = ?)";
     /** The usage statement by its conditions: none, the pool's, the key's, both. */
     private static final List<String> USAGE_ROWS = List.of(
             USAGE_ROWS_OF.formatted(""),
@@ -91,6 +95,7 @@ public final class LedgerHistory {
                     ps.setString(++i, pool.get());
                 }
                 if (keyId.isPresent()) {
+                    ps.setString(++i, accountId);
                     ps.setString(++i, keyId.get());
                 }
                 List<UsageReport.Row> found = new ArrayList<>();

@@ -36,6 +36,9 @@ final class InMemoryLedger {
     private final java.util.Set<String> revoked = new java.util.HashSet<>();
     private final Map<String, List<KeyBudget>> keyBudgets = new HashMap<>();
     private final Set<BudgetNotice> budgetNotices = new java.util.HashSet<>();
+    /** What each key used in each budget window, as the rounds kept it (key_budget_use). */
+    private final Map<String, Long> budgetUse = new HashMap<>();
+
     private int grantSequence;
 
     InMemoryLedger(PlanTerms... plans) {
@@ -132,6 +135,7 @@ final class InMemoryLedger {
                 throw new IllegalStateException("A period measured twice: " + p.key());
             }
         });
+        changes.budgetUse().forEach(w -> budgetUse.put(useKey(w), w.used()));
         changes.budgetNotices().forEach(n -> {
             if (!budgetNotices.add(n)) {
                 throw new IllegalStateException("A budget notice twice: " + n);
@@ -232,44 +236,34 @@ final class InMemoryLedger {
                 budgetWindows(query));
     }
 
-    /** As KeyBudgetRows reads them: each budget's use from its window's start on, and its notices. */
+    /**
+     * As KeyBudgetRows reads them: every budget of the ledger's keys (one account's in these tests) in its
+     * window at the query's time, with the use the rounds kept for that window and its notices.
+     */
     private Map<String, List<BudgetWindow>> budgetWindows(StateQuery query) {
         Map<String, List<BudgetWindow>> windows = new HashMap<>();
-        for (String keyId : query.keyIds()) {
-            for (KeyBudget budget : keyBudgets.getOrDefault(keyId, List.of())) {
+        keyBudgets.forEach((keyId, budgets) -> {
+            for (KeyBudget budget : budgets) {
                 Instant start = budget.period().windowStart(query.now());
-                Predicate<Instant> counts = at -> !at.isBefore(start);
-                long spent = spendings.values().stream()
-                        .filter(s -> s.pool().equals(budget.pool())
-                                && s.charge()
-                                        .filter(c -> c.keyId().equals(keyId) && counts.test(c.at()))
-                                        .isPresent())
-                        .mapToLong(Spending::unreverted)
-                        .sum();
-                long held = reservations.values().stream()
-                        .filter(r -> r.status() == ReservationStatus.HELD
-                                && r.pool().equals(budget.pool())
-                                && r.keyId().equals(Optional.of(keyId))
-                                && counts.test(r.createdAt()))
-                        .mapToLong(Reservation::amount)
-                        .sum();
+                BudgetWindow kept =
+                        new BudgetWindow(keyId, budget, start, budget.period().windowEnd(start), 0, false, false);
                 Predicate<BudgetNotice.Level> noted = level -> budgetNotices.contains(
                         new BudgetNotice(keyId, budget.pool(), budget.period().wire(), start, level));
                 windows.computeIfAbsent(keyId, k -> new ArrayList<>())
-                        .add(new BudgetWindow(
-                                keyId,
-                                budget,
-                                start,
-                                budget.period().windowEnd(start),
-                                spent + held,
+                        .add(kept.using(
+                                budgetUse.getOrDefault(useKey(kept), 0L),
                                 noted.test(BudgetNotice.Level.WARNING),
                                 noted.test(BudgetNotice.Level.EXHAUSTED)));
             }
-        }
+        });
         return windows;
     }
 
-    /** The plans the batch names, and those of its accounts' waiting plan changes, as the stores read them. */
+    private static String useKey(BudgetWindow window) {
+        return window.keyId() + " " + window.budget().pool() + " "
+                + window.budget().period() + " " + window.start();
+    }
+
     private Map<String, PlanTerms> planTerms(StateQuery query) {
         Map<String, PlanTerms> found = new HashMap<>();
         query.planIds().stream().filter(plans::containsKey).forEach(id -> found.put(id, plans.get(id)));
