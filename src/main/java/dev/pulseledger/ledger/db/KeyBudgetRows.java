@@ -38,9 +38,9 @@ public final class KeyBudgetRows {
     /** One key's budgets in their windows. */
     static final NamedSql OF_KEY = NamedSql.parse(WINDOWS.formatted("b.key_id = :key_id"));
 
-    /** The budgets of one account's keys (SQLite's round, an account at a time). */
-    static final NamedSql OF_ACCOUNT = NamedSql.parse(
-            WINDOWS.formatted("b.key_id IN (SELECT k.id FROM api_keys k WHERE k.account_id = :account_id)"));
+    /** The budgets of the keys of many accounts (SQLite), the accounts' ids a JSON array. */
+    static final NamedSql OF_ACCOUNTS_SQLITE = NamedSql.parse(WINDOWS.formatted(
+            "b.key_id IN (SELECT k.id FROM api_keys k WHERE k.account_id IN (SELECT value FROM json_each(:ids)))"));
 
     /** The budgets of the keys of many accounts (PostgreSQL), sent in the round trip that locks the accounts. */
     static final String OF_ACCOUNTS_POSTGRES =

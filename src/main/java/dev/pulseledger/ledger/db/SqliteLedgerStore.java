@@ -51,12 +51,10 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             PreparedStatement selectGrants = statements.get(connection, SqliteLedgerSql.GRANTS_OF_MANY.sql());
             SqliteLedgerSql.GRANTS_OF_MANY.setString(selectGrants, "ids", idArray);
             readGrants(selectGrants.executeQuery(), accounts);
-            for (String accountId : query.accountIds()) {
-                PreparedStatement selectBudgets = statements.get(connection, KeyBudgetRows.OF_ACCOUNT.sql());
-                KeyBudgetRows.OF_ACCOUNT.setString(selectBudgets, "account_id", accountId);
-                KeyBudgetRows.bindWindows(KeyBudgetRows.OF_ACCOUNT, selectBudgets, query.now());
-                KeyBudgetRows.read(selectBudgets.executeQuery(), budgets);
-            }
+            PreparedStatement selectBudgets = statements.get(connection, KeyBudgetRows.OF_ACCOUNTS_SQLITE.sql());
+            KeyBudgetRows.OF_ACCOUNTS_SQLITE.setString(selectBudgets, "ids", idArray);
+            KeyBudgetRows.bindWindows(KeyBudgetRows.OF_ACCOUNTS_SQLITE, selectBudgets, query.now());
+            KeyBudgetRows.read(selectBudgets.executeQuery(), budgets);
         } catch (SQLException | RuntimeException e) {
             statements.forget(connection);
             throw e;
