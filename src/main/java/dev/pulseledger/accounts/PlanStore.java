@@ -4,28 +4,33 @@ import dev.pulseledger.keys.AccessChange;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
+import dev.pulseledger.store.Sql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Update;
 
 /** SQL for plans. */
 public final class PlanStore {
     private static final String COLUMNS =
             "id, name, description, allowance, period, rollover, rate_limit_per_minute, sla, created_at, updated_at,"
                     + " pools";
-    private static final String INSERT = "INSERT INTO plans (" + COLUMNS
-            + ", sla_since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    private static final String INSERT = "INSERT INTO plans (" + COLUMNS + ", sla_since)"
+            + " VALUES (:id, :name, :description, :allowance, :period, :rollover, :rate_limit_per_minute, :sla,"
+            + " :created_at, :updated_at, :pools, :created_at) ON CONFLICT (id) DO NOTHING";
     // An SLA that changes (or appears) counts from now: the periods that ended before are not measured by it.
-    private static final String UPDATE = "UPDATE plans SET name = ?, description = ?, allowance = ?, period = ?,"
-            + " rollover = ?, rate_limit_per_minute = ?, sla_since = CASE WHEN sla = ? THEN sla_since ELSE ? END,"
-            + " sla = ?, updated_at = ?, pools = ? WHERE id = ?";
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = ?";
+    private static final String UPDATE = "UPDATE plans SET name = :name, description = :description,"
+            + " allowance = :allowance, period = :period, rollover = :rollover,"
+            + " rate_limit_per_minute = :rate_limit_per_minute,"
+            + " sla_since = CASE WHEN sla = :sla THEN sla_since ELSE :updated_at END,"
+            + " sla = :sla, updated_at = :updated_at, pools = :pools WHERE id = :id";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM plans WHERE id = :id";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM plans ORDER BY id";
-    private static final String SELECT_SERVICE = "SELECT 1 FROM services WHERE id = ?";
+    private static final String SELECT_SERVICE = "SELECT 1 FROM services WHERE id = :id";
     private static final int MAX_PLANS_LISTED = 1000;
 
     private final Database database;
@@ -39,20 +44,11 @@ public final class PlanStore {
     /** Inserts the plan; false when a plan with its id exists already. */
     public boolean create(Plan plan) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                ps.setString(1, plan.id());
-                ps.setString(2, plan.name());
-                ps.setString(3, plan.description());
-                ps.setLong(4, plan.allowance());
-                ps.setString(5, plan.period().wire());
-                ps.setLong(6, plan.rollover());
-                Rows.setOptionalLong(ps, 7, plan.rateLimitPerMinute());
-                ps.setString(8, plan.sla().map(SlaTerms::toText).orElse(null));
-                ps.setLong(9, plan.createdAt().toEpochMilli());
-                ps.setLong(10, plan.updatedAt().toEpochMilli());
-                ps.setString(11, Pools.encodePlanPools(plan.pools()));
-                ps.setLong(12, plan.createdAt().toEpochMilli());
-                return ps.executeUpdate() == 1;
+            try (Handle sql = Sql.on(connection)) {
+                return bindFields(sql.createUpdate(INSERT), plan)
+                                .bind("created_at", plan.createdAt().toEpochMilli())
+                                .execute()
+                        == 1;
             }
         });
     }
@@ -60,21 +56,8 @@ public final class PlanStore {
     /** Replaces the plan's fields; false when there is no such plan. Accounts get the new terms at their next renewal. */
     public boolean update(Plan plan) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(UPDATE)) {
-                ps.setString(1, plan.name());
-                ps.setString(2, plan.description());
-                ps.setLong(3, plan.allowance());
-                ps.setString(4, plan.period().wire());
-                ps.setLong(5, plan.rollover());
-                Rows.setOptionalLong(ps, 6, plan.rateLimitPerMinute());
-                String sla = plan.sla().map(SlaTerms::toText).orElse(null);
-                ps.setString(7, sla);
-                ps.setLong(8, plan.updatedAt().toEpochMilli());
-                ps.setString(9, sla);
-                ps.setLong(10, plan.updatedAt().toEpochMilli());
-                ps.setString(11, Pools.encodePlanPools(plan.pools()));
-                ps.setString(12, plan.id());
-                if (ps.executeUpdate() != 1) {
+            try (Handle sql = Sql.on(connection)) {
+                if (bindFields(sql.createUpdate(UPDATE), plan).execute() != 1) {
                     return false;
                 }
             }
@@ -83,48 +66,60 @@ public final class PlanStore {
         });
     }
 
+    /** Binds every column a plan's insert and update share. */
+    private static Update bindFields(Update statement, Plan plan) {
+        return statement
+                .bind("id", plan.id())
+                .bind("name", plan.name())
+                .bind("description", plan.description())
+                .bind("allowance", plan.allowance())
+                .bind("period", plan.period().wire())
+                .bind("rollover", plan.rollover())
+                .bind("rate_limit_per_minute", plan.rateLimitPerMinute())
+                .bind("sla", plan.sla().map(SlaTerms::toText))
+                .bind("updated_at", plan.updatedAt().toEpochMilli())
+                .bind("pools", Pools.encodePlanPools(plan.pools()));
+    }
+
     public Optional<Plan> find(String id) {
         return database.read(connection -> find(connection, id));
     }
 
-    static Optional<Plan> find(Connection connection, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(plan(rs)) : Optional.empty();
-            }
+    static Optional<Plan> find(Connection connection, String id) {
+        try (Handle sql = Sql.on(connection)) {
+            return sql.createQuery(SELECT_ONE)
+                    .bind("id", id)
+                    .map((rs, ctx) -> plan(rs))
+                    .findOne();
         }
     }
 
     /** Those of {@code serviceIds} that name no service, in their order. */
     public List<String> unknownServices(List<String> serviceIds) {
         return database.read(connection -> {
-            List<String> unknown = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_SERVICE)) {
+            try (Handle sql = Sql.on(connection)) {
+                List<String> unknown = new ArrayList<>();
                 for (String id : serviceIds) {
-                    ps.setString(1, id);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (!rs.next()) {
-                            unknown.add(id);
-                        }
+                    if (sql.createQuery(SELECT_SERVICE)
+                            .bind("id", id)
+                            .mapTo(Integer.class)
+                            .findOne()
+                            .isEmpty()) {
+                        unknown.add(id);
                     }
                 }
+                return unknown;
             }
-            return unknown;
         });
     }
 
     public List<Plan> list() {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ALL)) {
-                ps.setMaxRows(MAX_PLANS_LISTED);
-                try (ResultSet rs = ps.executeQuery()) {
-                    List<Plan> plans = new ArrayList<>();
-                    while (rs.next()) {
-                        plans.add(plan(rs));
-                    }
-                    return plans;
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ALL)
+                        .setMaxRows(MAX_PLANS_LISTED)
+                        .map((rs, ctx) -> plan(rs))
+                        .list();
             }
         });
     }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.jdbi.v3.core.JdbiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +69,8 @@ final class Transactions {
         try (Connection connection = pool.getConnection()) {
             return dialect == Dialect.SQLITE ? queryOnly(connection, work) : work.run(connection);
         } catch (SQLException e) {
+            throw fault(e, false);
+        } catch (JdbiException e) {
             throw fault(e, false);
         }
     }
@@ -151,6 +154,8 @@ final class Transactions {
             }
         } catch (SQLException e) {
             throw fault(e, writes);
+        } catch (JdbiException e) {
+            throw fault(e, writes);
         }
     }
 
@@ -182,6 +187,11 @@ final class Transactions {
             LOG.debug("Rollback failed after an error; dropping the connection", e);
             pool.evictConnection(connection);
         }
+    }
+
+    /** A statement run through {@link Sql} failed: judged by the driver's exception inside, when there is one. */
+    private RuntimeException fault(JdbiException e, boolean writes) {
+        return e.getCause() instanceof SQLException cause ? fault(cause, writes) : e;
     }
 
     /**

@@ -1,7 +1,10 @@
 package dev.pulseledger.architecture;
 
 import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -9,6 +12,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.sql.Connection;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +94,21 @@ class ArchitectureTest {
                 .callMethod(Connection.class, "rollback")
                 .orShould()
                 .callMethod(Connection.class, "setAutoCommit", boolean.class)
+                .check(main);
+    }
+
+    @Test
+    void jdbiNeitherBorrowsConnectionsNorEndsTransactions() {
+        // store/Sql hands Jdbi the connection a unit of work holds; Transactions alone begins and ends it.
+        noClasses()
+                .that()
+                .doNotHaveFullyQualifiedName("dev.pulseledger.store.Sql")
+                .should()
+                .callMethodWhere(target(owner(assignableTo(Jdbi.class))))
+                .orShould()
+                .callMethodWhere(target(owner(assignableTo(Handle.class)))
+                        .and(target(nameMatching("begin|commit|rollback|inTransaction|useTransaction|savepoint"
+                                + "|rollbackToSavepoint|release|setReadOnly"))))
                 .check(main);
     }
 

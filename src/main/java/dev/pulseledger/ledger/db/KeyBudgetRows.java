@@ -4,6 +4,7 @@ import dev.pulseledger.keys.BudgetPeriod;
 import dev.pulseledger.keys.KeyBudget;
 import dev.pulseledger.ledger.core.BudgetNotice;
 import dev.pulseledger.ledger.core.BudgetWindow;
+import dev.pulseledger.store.NamedSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -16,6 +16,7 @@ import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.ledger.core.StateQuery;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.NamedSql;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

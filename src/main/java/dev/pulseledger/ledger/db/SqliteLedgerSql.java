@@ -1,5 +1,7 @@
 package dev.pulseledger.ledger.db;
 
+import dev.pulseledger.store.NamedSql;
+
 /**
  * Every statement of the SQLite ledger store, with named parameters: the one file to read for what the
  * SQLite round runs. The columns written come from {@link LedgerTables}.

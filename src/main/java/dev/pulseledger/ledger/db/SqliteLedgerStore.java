@@ -12,6 +12,7 @@ import dev.pulseledger.ledger.core.KeyCharge;
 import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.StateQuery;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.NamedSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package dev.pulseledger.ledger.db;
+package dev.pulseledger.store;
 
 import java.sql.Array;
 import java.sql.PreparedStatement;
