@@ -22,7 +22,8 @@ public final class CreditGrants {
             + " s.period_start, s.period_end, s.uptime, s.credit_percent, r.revoked_at FROM grants g"
             + " LEFT JOIN sla_periods s ON s.grant_id = g.id"
             + " LEFT JOIN grant_revocations r ON r.grant_id = g.id"
-            + " WHERE g.account_id = :account_id AND g.kind = 'credit' ORDER BY g.created_at DESC, g.id DESC LIMIT :limit";
+            + " WHERE g.account_id = :account_id AND g.kind = 'credit'"
+            + " ORDER BY g.created_at DESC, g.id DESC LIMIT :limit";
 
     private final Database database;
 

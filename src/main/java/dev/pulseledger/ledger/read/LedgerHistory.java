@@ -53,7 +53,8 @@ public final class LedgerHistory {
 
     /** The last line at or before the instant; lines of one commit share a time, so seq breaks ties. */
     private static final String BALANCE_AT = "SELECT balance_after FROM ledger_entries"
-            + " WHERE account_id = :account_id AND created_at <= :at AND pool = 'default' ORDER BY created_at DESC, seq DESC LIMIT 1";
+            + " WHERE account_id = :account_id AND created_at <= :at AND pool = 'default'"
+            + " ORDER BY created_at DESC, seq DESC LIMIT 1";
 
     /** The account's newest line: an account's lines are in time order, and seq orders a commit's (V181). */
     private static final String LATEST = "SELECT seq, balance_after, created_at FROM ledger_entries"

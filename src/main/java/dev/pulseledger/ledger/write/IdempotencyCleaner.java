@@ -18,7 +18,8 @@ public final class IdempotencyCleaner implements AutoCloseable {
             new ScheduledSweep.Limits(Duration.ofMinutes(1), 500, 20);
 
     private static final String DELETE_EXPIRED = "DELETE FROM idempotency_keys WHERE (account_id, key) IN"
-            + " (SELECT account_id, key FROM idempotency_keys WHERE created_at < :cutoff ORDER BY created_at LIMIT :limit)";
+            + " (SELECT account_id, key FROM idempotency_keys WHERE created_at < :cutoff"
+            + " ORDER BY created_at LIMIT :limit)";
 
     private final Database database;
     private final Clock clock;
