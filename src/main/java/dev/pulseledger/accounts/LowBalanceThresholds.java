@@ -8,7 +8,7 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * SQL for low-balance thresholds: a plan's applies to each of its accounts unless the account has
- * its own. The spend path reads the effective one with the balance it locks (SpendBatchStore).
+ * its own. The spend path reads the effective one with the balance it locks (ledger.db.JdbcLedgerStore).
  */
 public final class LowBalanceThresholds {
     private static final String UPDATE_PLAN = "UPDATE plans SET low_balance_threshold = :threshold WHERE id = :id";
