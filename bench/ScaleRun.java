@@ -1,5 +1,6 @@
 import dev.pulseledger.ledger.read.SpendingQueries;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.NamedSql;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -237,12 +238,12 @@ final class ScaleRun {
                     later = rs.getLong(1);
                 }
             }
+            NamedSql page = NamedSql.parse("EXPLAIN (ANALYZE, BUFFERS) " + SpendingQueries.SELECT_PAGE);
             for (long before : List.of(Long.MAX_VALUE, later)) {
-                try (PreparedStatement ps =
-                        connection.prepareStatement("EXPLAIN (ANALYZE, BUFFERS) " + SpendingQueries.SELECT_PAGE)) {
-                    ps.setString(1, account);
-                    ps.setLong(2, before);
-                    ps.setInt(3, HISTORY_PAGE + 1);
+                try (PreparedStatement ps = connection.prepareStatement(page.sql())) {
+                    page.setString(ps, "account_id", account);
+                    page.setLong(ps, "before_seq", before);
+                    page.setLong(ps, "limit", HISTORY_PAGE + 1);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             plans.append(rs.getString(1)).append('\n');

@@ -5,14 +5,13 @@ import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.store.Rows;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
+import dev.pulseledger.store.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /**
  * SQL that reads accounts and their ledger, and changes their plan and status. Accounts are opened and
@@ -23,9 +22,10 @@ public final class AccountStore {
     public static final String COLUMNS =
             "id, name, plan_id, balance, status, created_at, period_start, period_end, due_at, pending_plan_id, pending_at";
 
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM accounts WHERE id = ?";
-    private static final String SELECT_PAGE = "SELECT " + COLUMNS + " FROM accounts WHERE id > ? ORDER BY id LIMIT ?";
-    private static final String UPDATE_STATUS = "UPDATE accounts SET status = ? WHERE id = ?";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM accounts WHERE id = :id";
+    private static final String SELECT_PAGE =
+            "SELECT " + COLUMNS + " FROM accounts WHERE id > :after_id ORDER BY id LIMIT :rows";
+    private static final String UPDATE_STATUS = "UPDATE accounts SET status = :status WHERE id = :id";
 
     /**
      * An account's lines before the cursor's line: by time, then sequence, which is sequence order for
@@ -34,9 +34,9 @@ public final class AccountStore {
      */
     private static final String SELECT_LEDGER =
             "SELECT seq, account_id, kind, amount, balance_after, spending_id, grant_id, reason, created_at"
-                    + " FROM ledger_entries WHERE account_id = ?"
-                    + " AND (created_at, seq) < (COALESCE((SELECT c.created_at FROM ledger_entries c WHERE c.seq = ?),"
-                    + " ?), ?) ORDER BY created_at DESC, seq DESC LIMIT ?";
+                    + " FROM ledger_entries WHERE account_id = :account_id"
+                    + " AND (created_at, seq) < (COALESCE((SELECT c.created_at FROM ledger_entries c"
+                    + " WHERE c.seq = :before_seq), :newest), :before_seq) ORDER BY created_at DESC, seq DESC LIMIT :rows";
 
     private final Database database;
     private final AccessChangeLog changes;
@@ -48,11 +48,11 @@ public final class AccountStore {
 
     public Optional<Account> find(String id) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
-                ps.setString(1, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(account(rs)) : Optional.empty();
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ONE)
+                        .bind("id", id)
+                        .map((rs, ctx) -> account(rs))
+                        .findOne();
             }
         });
     }
@@ -60,15 +60,12 @@ public final class AccountStore {
     /** Accounts ordered by id, starting after {@code afterId} ("" for the first page). */
     public Page<Account> list(String afterId, int limit) {
         return database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
-                ps.setString(1, afterId);
-                ps.setInt(2, limit + 1);
-                List<Account> accounts = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        accounts.add(account(rs));
-                    }
-                }
+            try (Handle sql = Sql.on(connection)) {
+                List<Account> accounts = sql.createQuery(SELECT_PAGE)
+                        .bind("after_id", afterId)
+                        .bind("rows", limit + 1)
+                        .map((rs, ctx) -> account(rs))
+                        .list();
                 return Page.of(accounts, limit, Account::id);
             }
         });
@@ -76,49 +73,48 @@ public final class AccountStore {
 
     /** Sets active or suspended; false when there is no such account. */
     public boolean changeStatus(String accountId, AccountStatus status) {
-        return database.inTransaction(connection -> changeAccess(connection, UPDATE_STATUS, status.wire(), accountId));
+        return database.inTransaction(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                if (sql.createUpdate(UPDATE_STATUS)
+                                .bind("status", status.wire())
+                                .bind("id", accountId)
+                                .execute()
+                        != 1) {
+                    return false;
+                }
+            }
+            changes.append(connection, AccessChange.Kind.ACCOUNT, accountId);
+            return true;
+        });
     }
 
     /** Ledger entries newest first, starting before sequence {@code beforeSeq}. */
     public Page<LedgerEntry> ledger(String accountId, long beforeSeq, int limit) {
         return database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_LEDGER)) {
-                ps.setString(1, accountId);
-                ps.setLong(2, beforeSeq);
-                ps.setLong(3, Long.MAX_VALUE);
-                ps.setLong(4, beforeSeq);
-                ps.setInt(5, limit + 1);
-                List<LedgerEntry> entries = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        entries.add(new LedgerEntry(
-                                rs.getLong("seq"),
-                                rs.getString("account_id"),
-                                rs.getString("kind"),
-                                rs.getLong("amount"),
-                                rs.getLong("balance_after"),
-                                Optional.ofNullable(rs.getString("spending_id")),
-                                Optional.ofNullable(rs.getString("grant_id")),
-                                Optional.ofNullable(rs.getString("reason")),
-                                Rows.instant(rs, "created_at")));
-                    }
-                }
+            try (Handle sql = Sql.on(connection)) {
+                List<LedgerEntry> entries = sql.createQuery(SELECT_LEDGER)
+                        .bind("account_id", accountId)
+                        .bind("before_seq", beforeSeq)
+                        .bind("newest", Long.MAX_VALUE)
+                        .bind("rows", limit + 1)
+                        .map((rs, ctx) -> ledgerEntry(rs))
+                        .list();
                 return Page.of(entries, limit, entry -> Long.toString(entry.sequence()));
             }
         });
     }
 
-    /** Sets a column that decides what the account's keys may do, and tells every node's key cache. */
-    private boolean changeAccess(Connection connection, String sql, String value, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, value);
-            ps.setString(2, id);
-            if (ps.executeUpdate() != 1) {
-                return false;
-            }
-        }
-        changes.append(connection, AccessChange.Kind.ACCOUNT, id);
-        return true;
+    private static LedgerEntry ledgerEntry(ResultSet rs) throws SQLException {
+        return new LedgerEntry(
+                rs.getLong("seq"),
+                rs.getString("account_id"),
+                rs.getString("kind"),
+                rs.getLong("amount"),
+                rs.getLong("balance_after"),
+                Optional.ofNullable(rs.getString("spending_id")),
+                Optional.ofNullable(rs.getString("grant_id")),
+                Optional.ofNullable(rs.getString("reason")),
+                Rows.instant(rs, "created_at"));
     }
 
     public static Account account(ResultSet rs) throws SQLException {

@@ -2,21 +2,22 @@ package dev.pulseledger.accounts;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import dev.pulseledger.store.Sql;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /**
  * SQL for low-balance thresholds: a plan's applies to each of its accounts unless the account has
- * its own. The spend path reads the effective one with the balance it locks (SpendBatchStore).
+ * its own. The spend path reads the effective one with the balance it locks (ledger.db.JdbcLedgerStore).
  */
 public final class LowBalanceThresholds {
-    private static final String UPDATE_PLAN = "UPDATE plans SET low_balance_threshold = ? WHERE id = ?";
-    private static final String SELECT_PLAN = "SELECT low_balance_threshold FROM plans WHERE id = ?";
-    private static final String UPDATE_ACCOUNT = "UPDATE accounts SET low_balance_threshold = ? WHERE id = ?";
+    private static final String UPDATE_PLAN = "UPDATE plans SET low_balance_threshold = :threshold WHERE id = :id";
+    private static final String SELECT_PLAN = "SELECT low_balance_threshold FROM plans WHERE id = :id";
+    private static final String UPDATE_ACCOUNT =
+            "UPDATE accounts SET low_balance_threshold = :threshold WHERE id = :id";
     private static final String SELECT_ACCOUNT =
             "SELECT a.low_balance_threshold AS own, p.low_balance_threshold AS plan"
-                    + " FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = ?";
+                    + " FROM accounts a JOIN plans p ON p.id = a.plan_id WHERE a.id = :id";
 
     /** A plan's threshold; empty when it has none. */
     public record PlanThreshold(String planId, Optional<Long> threshold) {}
@@ -44,39 +45,37 @@ public final class LowBalanceThresholds {
         return set(UPDATE_ACCOUNT, accountId, threshold) ? forAccount(accountId) : Optional.empty();
     }
 
-    private boolean set(String sql, String id, Optional<Long> threshold) {
+    private boolean set(String statement, String id, Optional<Long> threshold) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
-                Rows.setOptionalLong(ps, 1, threshold);
-                ps.setString(2, id);
-                return ps.executeUpdate() == 1;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(statement)
+                                .bind("threshold", threshold.orElse(null))
+                                .bind("id", id)
+                                .execute()
+                        == 1;
             }
         });
     }
 
     public Optional<PlanThreshold> forPlan(String planId) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_PLAN)) {
-                ps.setString(1, planId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next()
-                            ? Optional.of(new PlanThreshold(planId, Rows.optionalLong(rs, "low_balance_threshold")))
-                            : Optional.empty();
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_PLAN)
+                        .bind("id", planId)
+                        .map((rs, ctx) -> new PlanThreshold(planId, Rows.optionalLong(rs, "low_balance_threshold")))
+                        .findOne();
             }
         });
     }
 
     public Optional<AccountThreshold> forAccount(String accountId) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ACCOUNT)) {
-                ps.setString(1, accountId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next()
-                            ? Optional.of(new AccountThreshold(
-                                    accountId, Rows.optionalLong(rs, "own"), Rows.optionalLong(rs, "plan")))
-                            : Optional.empty();
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ACCOUNT)
+                        .bind("id", accountId)
+                        .map((rs, ctx) -> new AccountThreshold(
+                                accountId, Rows.optionalLong(rs, "own"), Rows.optionalLong(rs, "plan")))
+                        .findOne();
             }
         });
     }

@@ -5,11 +5,10 @@ import dev.pulseledger.accounts.AccountStore;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Page;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.ArrayList;
+import dev.pulseledger.store.Sql;
 import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * Finds accounts by the start of their name, case-insensitively, a page at a time, on the index
@@ -26,11 +25,12 @@ final class AccountSearch {
      * anyway); %2$s is the dialect's two-argument maximum.
      */
     private static final String SELECT_PAGE = "SELECT " + AccountStore.COLUMNS + " FROM accounts"
-            + " WHERE lower(name)%1$s >= %2$s(lower(?)%1$s, COALESCE((SELECT lower(name)%1$s FROM accounts WHERE id = ?), ''))"
-            + " AND lower(name)%1$s < lower(?)%1$s"
+            + " WHERE lower(name)%1$s >= %2$s(lower(:prefix)%1$s,"
+            + " COALESCE((SELECT lower(name)%1$s FROM accounts WHERE id = :after_id), ''))"
+            + " AND lower(name)%1$s < lower(:prefix_end)%1$s"
             + " AND (lower(name)%1$s, id) >"
-            + " (%2$s(lower(?)%1$s, COALESCE((SELECT lower(name)%1$s FROM accounts WHERE id = ?), '')), ?)"
-            + " ORDER BY lower(name)%1$s, id LIMIT ?";
+            + " (%2$s(lower(:prefix)%1$s, COALESCE((SELECT lower(name)%1$s FROM accounts WHERE id = :after_id), '')),"
+            + " :after_id) ORDER BY lower(name)%1$s, id LIMIT :rows";
 
     /** U+10FFFF: its UTF-8 bytes sort after every other character's, so no name with the prefix is left out. */
     private static final String LAST_CHARACTER = "\uDBFF\uDFFF";
@@ -51,27 +51,20 @@ final class AccountSearch {
     }
 
     /** Binds the page query's parameters; the plan test binds them the same way. */
-    static void bind(PreparedStatement ps, String prefix, String afterId, int rows) throws SQLException {
-        ps.setString(1, prefix);
-        ps.setString(2, afterId);
-        ps.setString(3, prefix + LAST_CHARACTER);
-        ps.setString(4, prefix);
-        ps.setString(5, afterId);
-        ps.setString(6, afterId);
-        ps.setInt(7, rows);
+    static Query bind(Query query, String prefix, String afterId, int rows) {
+        return query.bind("prefix", prefix)
+                .bind("after_id", afterId)
+                .bind("prefix_end", prefix + LAST_CHARACTER)
+                .bind("rows", rows);
     }
 
     /** Accounts whose name starts with {@code prefix}, after the account {@code afterId} ("" for the first page). */
     Page<Account> byNamePrefix(String prefix, String afterId, int limit) {
         return database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(selectPage)) {
-                bind(ps, prefix, afterId, limit + 1);
-                List<Account> accounts = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        accounts.add(AccountStore.account(rs));
-                    }
-                }
+            try (Handle sql = Sql.on(connection)) {
+                List<Account> accounts = bind(sql.createQuery(selectPage), prefix, afterId, limit + 1)
+                        .map((rs, ctx) -> AccountStore.account(rs))
+                        .list();
                 return Page.of(accounts, limit, Account::id);
             }
         });

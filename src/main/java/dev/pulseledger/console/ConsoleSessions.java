@@ -3,14 +3,14 @@ package dev.pulseledger.console;
 import dev.pulseledger.keys.Actor;
 import dev.pulseledger.keys.Secrets;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.Sql;
 import java.security.SecureRandom;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Operators' console sessions, kept in the database so that every node knows them and a restart
@@ -25,14 +25,14 @@ public final class ConsoleSessions {
 
     private static final int ID_BYTES = 32;
     private static final int MAX_EXPIRED_DELETED = 1000;
-    private static final String INSERT =
-            "INSERT INTO console_sessions (id_hash, created_at, last_seen_at, operator_id) VALUES (?, ?, ?, ?)";
+    private static final String INSERT = "INSERT INTO console_sessions (id_hash, created_at, last_seen_at,"
+            + " operator_id) VALUES (:id_hash, :now, :now, :operator_id)";
     private static final String SELECT =
-            "SELECT created_at, last_seen_at, operator_id FROM console_sessions WHERE id_hash = ?";
-    private static final String TOUCH = "UPDATE console_sessions SET last_seen_at = ? WHERE id_hash = ?";
-    private static final String DELETE = "DELETE FROM console_sessions WHERE id_hash = ?";
+            "SELECT created_at, last_seen_at, operator_id FROM console_sessions WHERE id_hash = :id_hash";
+    private static final String TOUCH = "UPDATE console_sessions SET last_seen_at = :at WHERE id_hash = :id_hash";
+    private static final String DELETE = "DELETE FROM console_sessions WHERE id_hash = :id_hash";
     private static final String DELETE_EXPIRED = "DELETE FROM console_sessions WHERE id_hash IN (SELECT id_hash"
-            + " FROM console_sessions WHERE last_seen_at < ? OR created_at < ? LIMIT ?)";
+            + " FROM console_sessions WHERE last_seen_at < :idle_before OR created_at < :created_before LIMIT :rows)";
 
     private final Database database;
     private final Clock clock;
@@ -65,18 +65,17 @@ public final class ConsoleSessions {
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         Instant now = clock.instant();
         database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(DELETE_EXPIRED)) {
-                ps.setLong(1, now.minus(IDLE_TIMEOUT).toEpochMilli());
-                ps.setLong(2, now.minus(MAX_AGE).toEpochMilli());
-                ps.setInt(3, MAX_EXPIRED_DELETED);
-                ps.executeUpdate();
-            }
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                ps.setString(1, Secrets.sha256Hex(id));
-                ps.setLong(2, now.toEpochMilli());
-                ps.setLong(3, now.toEpochMilli());
-                ps.setString(4, operatorId);
-                return ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                sql.createUpdate(DELETE_EXPIRED)
+                        .bind("idle_before", now.minus(IDLE_TIMEOUT).toEpochMilli())
+                        .bind("created_before", now.minus(MAX_AGE).toEpochMilli())
+                        .bind("rows", MAX_EXPIRED_DELETED)
+                        .execute();
+                return sql.createUpdate(INSERT)
+                        .bind("id_hash", Secrets.sha256Hex(id))
+                        .bind("now", now.toEpochMilli())
+                        .bind("operator_id", operatorId)
+                        .execute();
             }
         });
         return id;
@@ -87,16 +86,17 @@ public final class ConsoleSessions {
         String hash = Secrets.sha256Hex(id);
         Instant now = clock.instant();
         Optional<Stored> stored = database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT)) {
-                ps.setString(1, hash);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() && rs.getString(3) != null
-                            ? Optional.of(new Stored(
-                                    Instant.ofEpochMilli(rs.getLong(1)),
-                                    Instant.ofEpochMilli(rs.getLong(2)),
-                                    rs.getString(3)))
-                            : Optional.empty();
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT)
+                        .bind("id_hash", hash)
+                        .map((rs, ctx) -> rs.getString(3) == null
+                                ? Optional.<Stored>empty()
+                                : Optional.of(new Stored(
+                                        Instant.ofEpochMilli(rs.getLong(1)),
+                                        Instant.ofEpochMilli(rs.getLong(2)),
+                                        rs.getString(3))))
+                        .findFirst()
+                        .flatMap(session -> session);
             }
         });
         if (stored.isEmpty()) {
@@ -121,19 +121,19 @@ public final class ConsoleSessions {
 
     private void delete(String hash) {
         database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
-                ps.setString(1, hash);
-                return ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(DELETE).bind("id_hash", hash).execute();
             }
         });
     }
 
     private void touch(String hash, Instant at) {
         database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(TOUCH)) {
-                ps.setLong(1, at.toEpochMilli());
-                ps.setString(2, hash);
-                return ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(TOUCH)
+                        .bind("at", at.toEpochMilli())
+                        .bind("id_hash", hash)
+                        .execute();
             }
         });
     }

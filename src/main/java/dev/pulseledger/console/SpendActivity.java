@@ -3,7 +3,8 @@ package dev.pulseledger.console;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.PgArrays;
-import java.sql.PreparedStatement;
+import dev.pulseledger.store.Sql;
+import java.sql.Types;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +41,12 @@ public final class SpendActivity implements AutoCloseable {
             + " spends = spend_activity.spends + excluded.spends,"
             + " tokens = spend_activity.tokens + excluded.tokens,"
             + " refusals = spend_activity.refusals + excluded.refusals";
-    private static final String UPSERT =
-            "INSERT INTO spend_activity (hour_start, account_id, spends, tokens, refusals) VALUES (?, ?, ?, ?, ?)"
-                    + ADD_COUNTS;
+    private static final String UPSERT = "INSERT INTO spend_activity (hour_start, account_id, spends, tokens, refusals)"
+            + " VALUES (:hour_start, :account_id, :spends, :tokens, :refusals)" + ADD_COUNTS;
     /** PostgreSQL: every bucket in one statement (a statement per bucket cost as much as a spend each). */
     private static final String UPSERT_ALL = "INSERT INTO spend_activity (hour_start, account_id, spends, tokens,"
-            + " refusals) SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[])"
+            + " refusals) SELECT * FROM unnest(CAST(:hours AS bigint[]), CAST(:accounts AS text[]),"
+            + " CAST(:spends AS bigint[]), CAST(:tokens AS bigint[]), CAST(:refusals AS bigint[]))"
             + ADD_COUNTS;
 
     /** The counts taken out of the pending map for one flush, as columns. */
@@ -129,26 +132,31 @@ public final class SpendActivity implements AutoCloseable {
                     flushed.add(bucket, counts);
                 }
             }
-            if (database.dialect() == Dialect.POSTGRESQL) {
-                try (PreparedStatement ps = connection.prepareStatement(UPSERT_ALL)) {
-                    ps.setArray(1, PgArrays.longs(connection, flushed.hours().stream()));
-                    ps.setArray(2, PgArrays.texts(connection, flushed.accounts().stream()));
-                    ps.setArray(3, PgArrays.longs(connection, flushed.spends().stream()));
-                    ps.setArray(4, PgArrays.longs(connection, flushed.tokens().stream()));
-                    ps.setArray(5, PgArrays.longs(connection, flushed.refusals().stream()));
-                    return ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                if (database.dialect() == Dialect.POSTGRESQL) {
+                    return sql.createUpdate(UPSERT_ALL)
+                            .bindBySqlType("hours", PgArrays.longs(connection, flushed.hours().stream()), Types.ARRAY)
+                            .bindBySqlType(
+                                    "accounts", PgArrays.texts(connection, flushed.accounts().stream()), Types.ARRAY)
+                            .bindBySqlType("spends", PgArrays.longs(connection, flushed.spends().stream()), Types.ARRAY)
+                            .bindBySqlType("tokens", PgArrays.longs(connection, flushed.tokens().stream()), Types.ARRAY)
+                            .bindBySqlType(
+                                    "refusals", PgArrays.longs(connection, flushed.refusals().stream()), Types.ARRAY)
+                            .execute();
                 }
-            }
-            try (PreparedStatement ps = connection.prepareStatement(UPSERT)) {
+                if (flushed.hours().isEmpty()) {
+                    return 0;
+                }
+                PreparedBatch upsert = sql.prepareBatch(UPSERT);
                 for (int i = 0; i < flushed.hours().size(); i++) {
-                    ps.setLong(1, flushed.hours().get(i));
-                    ps.setString(2, flushed.accounts().get(i));
-                    ps.setLong(3, flushed.spends().get(i));
-                    ps.setLong(4, flushed.tokens().get(i));
-                    ps.setLong(5, flushed.refusals().get(i));
-                    ps.addBatch();
+                    upsert.bind("hour_start", flushed.hours().get(i))
+                            .bind("account_id", flushed.accounts().get(i))
+                            .bind("spends", flushed.spends().get(i))
+                            .bind("tokens", flushed.tokens().get(i))
+                            .bind("refusals", flushed.refusals().get(i))
+                            .add();
                 }
-                return ps.executeBatch().length;
+                return upsert.execute().length;
             }
         });
     }

@@ -2,12 +2,12 @@ package dev.pulseledger.db;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.DatabaseUnavailableException;
+import dev.pulseledger.store.Sql;
 import dev.pulseledger.store.StoreException;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,12 +115,11 @@ final class Replica implements AutoCloseable {
         up = false;
     }
 
-    private static Optional<Long> position(java.sql.Connection connection, String sql) throws java.sql.SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            String text = rs.getString(1);
-            return text == null ? Optional.empty() : Optional.of(lsn(text));
+    private static Optional<Long> position(java.sql.Connection connection, String query) {
+        try (Handle sql = Sql.on(connection)) {
+            return sql.createQuery(query)
+                    .map((rs, ctx) -> Optional.ofNullable(rs.getString(1)).map(Replica::lsn))
+                    .one();
         }
     }
 

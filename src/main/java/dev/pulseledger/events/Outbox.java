@@ -4,17 +4,19 @@ import dev.pulseledger.http.Json;
 import dev.pulseledger.http.Times;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Ids;
+import dev.pulseledger.store.NamedSql;
+import dev.pulseledger.store.Sql;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.EmptyHandling;
 
 /**
  * The event outbox: appends events on the transaction of the change that causes them, so an event
@@ -36,11 +38,16 @@ public final class Outbox {
     /** Any constant works; this one spells "outbox" so it is recognisable in pg_locks. */
     private static final long LOCK_KEY = 0x6f7574626f78L;
 
-    private static final String INSERT = "INSERT INTO events (id, type, payload, created_at) VALUES (?, ?, ?, ?)";
+    /** Runs inside ledger rounds, on the write path: hand-written, bound by name. */
+    private static final NamedSql INSERT = NamedSql.parse(
+            "INSERT INTO events (id, type, payload, created_at) VALUES (:id, :type, :payload, :created_at)");
+
+    private static final String SELECT_AFTER = "SELECT seq, id, type, payload FROM events WHERE type IN (<types>)"
+            + " AND seq > :after_seq ORDER BY seq LIMIT :rows";
     private static final String SELECT_LAST_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM events";
     private static final String PRUNE = "DELETE FROM events WHERE seq IN (SELECT seq FROM events e WHERE"
-            + " e.created_at < ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)"
-            + " ORDER BY seq LIMIT ?)";
+            + " e.created_at < :cutoff AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)"
+            + " ORDER BY seq LIMIT :rows)";
 
     /** Hears, inside the appending transaction, of events just appended; webhooks queue deliveries. */
     @FunctionalInterface
@@ -69,13 +76,13 @@ public final class Outbox {
         }
         database.serializeOn(connection, LOCK_KEY);
         List<Appended> appended = new ArrayList<>(events.size());
-        try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+        try (PreparedStatement ps = connection.prepareStatement(INSERT.sql())) {
             for (NewEvent event : events) {
                 String id = Ids.event();
-                ps.setString(1, id);
-                ps.setString(2, event.type().wire());
-                ps.setString(3, envelope(id, event, at));
-                ps.setLong(4, at.toEpochMilli());
+                INSERT.setString(ps, "id", id);
+                INSERT.setString(ps, "type", event.type().wire());
+                INSERT.setString(ps, "payload", envelope(id, event, at));
+                INSERT.setLong(ps, "created_at", at.toEpochMilli());
                 ps.addBatch();
                 appended.add(new Appended(id, event.type()));
             }
@@ -106,28 +113,19 @@ public final class Outbox {
 
     /** Events of the given types with a sequence number above {@code afterSeq}, oldest first. */
     public List<StoredEvent> after(Set<EventType> types, long afterSeq, int limit) {
-        List<EventType> listed = List.copyOf(types);
-        // One placeholder per type: only the count of an enum's values comes from here, never input.
-        String sql = "SELECT seq, id, type, payload FROM events WHERE type IN ("
-                + String.join(", ", Collections.nCopies(listed.size(), "?")) + ") AND seq > ? ORDER BY seq LIMIT ?";
+        List<String> wired = types.stream().map(EventType::wire).toList();
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
-                for (int i = 0; i < listed.size(); i++) {
-                    ps.setString(i + 1, listed.get(i).wire());
-                }
-                ps.setLong(listed.size() + 1, afterSeq);
-                ps.setInt(listed.size() + 2, Math.min(limit, MAX_READ));
-                List<StoredEvent> events = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        events.add(new StoredEvent(
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_AFTER)
+                        .bindList(EmptyHandling.BLANK, "types", wired)
+                        .bind("after_seq", afterSeq)
+                        .bind("rows", Math.min(limit, MAX_READ))
+                        .map((rs, ctx) -> new StoredEvent(
                                 rs.getLong("seq"),
                                 rs.getString("id"),
                                 EventType.fromWire(rs.getString("type")).orElseThrow(),
-                                rs.getString("payload")));
-                    }
-                }
-                return events;
+                                rs.getString("payload")))
+                        .list();
             }
         });
     }
@@ -135,10 +133,8 @@ public final class Outbox {
     /** The sequence number of the newest event, 0 when there is none. */
     public long lastSequence() {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_LAST_SEQ);
-                    ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_LAST_SEQ).mapTo(Long.class).one();
             }
         });
     }
@@ -146,10 +142,11 @@ public final class Outbox {
     /** Deletes up to {@code limit} events older than {@code cutoff} that no delivery refers to. */
     public int prune(Instant cutoff, int limit) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(PRUNE)) {
-                ps.setLong(1, cutoff.toEpochMilli());
-                ps.setInt(2, limit);
-                return ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(PRUNE)
+                        .bind("cutoff", cutoff.toEpochMilli())
+                        .bind("rows", limit)
+                        .execute();
             }
         });
     }

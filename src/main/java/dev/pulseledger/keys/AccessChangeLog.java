@@ -1,6 +1,8 @@
 package dev.pulseledger.keys;
 
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.NamedSql;
+import dev.pulseledger.store.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,11 +11,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jdbi.v3.core.Handle;
 
 /**
  * The log of access changes that every node follows. Appends happen on the transaction of the change
  * itself and, like the event outbox's, take a transaction-scoped lock on PostgreSQL, so sequence
- * numbers commit in the order they are drawn and a reader paging by {@code seq} never skips one.
+ * numbers commit in the order they are drawn and a reader paging by {@code seq} never skips one. The read
+ * every node polls is hand-written JDBC, bound by name; the rest goes through Jdbi.
  */
 public final class AccessChangeLog {
     /** How long a change stays readable: far longer than any node may lag before it reloads everything. */
@@ -25,11 +29,14 @@ public final class AccessChangeLog {
     /** Any constant works; this one spells "access" so it is recognisable in pg_locks. */
     private static final long LOCK_KEY = 0x616363657373L;
 
-    private static final String INSERT = "INSERT INTO access_changes (kind, subject, created_at) VALUES (?, ?, ?)";
-    private static final String SELECT_AFTER =
-            "SELECT seq, kind, subject FROM access_changes WHERE seq > ? ORDER BY seq LIMIT ?";
+    private static final String INSERT =
+            "INSERT INTO access_changes (kind, subject, created_at) VALUES (:kind, :subject, :created_at)";
+    /** Every node polls it: hand-written, bound by name. */
+    private static final NamedSql SELECT_AFTER = NamedSql.parse(
+            "SELECT seq, kind, subject FROM access_changes WHERE seq > :after_seq ORDER BY seq LIMIT :rows");
+
     private static final String SELECT_LAST_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM access_changes";
-    private static final String PRUNE = "DELETE FROM access_changes WHERE created_at < ?";
+    private static final String PRUNE = "DELETE FROM access_changes WHERE created_at < :before";
 
     private final Database writes;
     private final Database reads;
@@ -48,20 +55,21 @@ public final class AccessChangeLog {
     /** Records a change on {@code connection}'s open transaction; it commits or rolls back with it. */
     public void append(Connection connection, AccessChange.Kind kind, String subject) throws SQLException {
         writes.serializeOn(connection, LOCK_KEY);
-        try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-            ps.setString(1, kind.column());
-            ps.setString(2, subject);
-            ps.setLong(3, clock.millis());
-            ps.executeUpdate();
+        try (Handle sql = Sql.on(connection)) {
+            sql.createUpdate(INSERT)
+                    .bind("kind", kind.column())
+                    .bind("subject", subject)
+                    .bind("created_at", clock.millis())
+                    .execute();
         }
     }
 
     /** Up to {@link #MAX_READ} changes with a sequence number above {@code afterSeq}, oldest first. */
     public List<AccessChange> after(long afterSeq) {
         return reads.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_AFTER)) {
-                ps.setLong(1, afterSeq);
-                ps.setInt(2, MAX_READ);
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_AFTER.sql())) {
+                SELECT_AFTER.setLong(ps, "after_seq", afterSeq);
+                SELECT_AFTER.setLong(ps, "rows", MAX_READ);
                 List<AccessChange> changes = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -77,10 +85,8 @@ public final class AccessChangeLog {
     /** The sequence number of the newest change, 0 when there is none. */
     public long lastSequence() {
         return reads.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_LAST_SEQ);
-                    ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_LAST_SEQ).mapTo(Long.class).one();
             }
         });
     }
@@ -88,9 +94,10 @@ public final class AccessChangeLog {
     /** Deletes changes older than {@link #RETENTION}. */
     public int prune() {
         return writes.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(PRUNE)) {
-                ps.setLong(1, clock.instant().minus(RETENTION).toEpochMilli());
-                return ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(PRUNE)
+                        .bind("before", clock.instant().minus(RETENTION).toEpochMilli())
+                        .execute();
             }
         });
     }

@@ -5,13 +5,12 @@ import dev.pulseledger.keys.Actor;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.store.Rows;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import dev.pulseledger.store.Sql;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /**
  * The audit log: every change an operator made through the operator API or the console, newest first
@@ -24,15 +23,17 @@ public final class AuditLog implements AuditTrail {
 
     /** Written before the change runs, with status 0: its outcome is not known yet. */
     private static final String INSERT = "INSERT INTO audit_log (at, operator_id, operator_name, via, credential,"
-            + " method, path, status) VALUES (?, ?, ?, ?, ?, ?, ?, " + UNKNOWN_OUTCOME + ") RETURNING seq";
+            + " method, path, status) VALUES (:at, :operator_id, :operator_name, :via, :credential, :method, :path, "
+            + UNKNOWN_OUTCOME + ") RETURNING seq";
 
-    private static final String SET_OUTCOME = "UPDATE audit_log SET status = ? WHERE seq = ?";
+    private static final String SET_OUTCOME = "UPDATE audit_log SET status = :status WHERE seq = :seq";
     /** A change refused or failed changed nothing, so its entry goes. */
-    private static final String FORGET = "DELETE FROM audit_log WHERE seq = ?";
-    /** Each filter is either unset (the ? IS NULL arm) or applied, so one statement serves every query. */
+    private static final String FORGET = "DELETE FROM audit_log WHERE seq = :seq";
+    /** Each filter is either unset (the IS NULL arm) or applied, so one statement serves every query. */
     private static final String SELECT = "SELECT seq, at, operator_id, operator_name, via, credential, method, path,"
-            + " status FROM audit_log WHERE seq < ? AND (CAST(? AS TEXT) IS NULL OR operator_id = ?)"
-            + " AND at >= ? AND at < ? ORDER BY seq DESC LIMIT ?";
+            + " status FROM audit_log WHERE seq < :before_seq"
+            + " AND (CAST(:operator_id AS TEXT) IS NULL OR operator_id = :operator_id)"
+            + " AND at >= :from AND at < :to ORDER BY seq DESC LIMIT :rows";
 
     /** What to read: an operator or everyone, a time range [from, to), a page. */
     public record Query(Optional<String> operatorId, Instant from, Instant to, long beforeSequence, int limit) {}
@@ -48,18 +49,17 @@ public final class AuditLog implements AuditTrail {
     @Override
     public long begin(Actor actor, String method, String path) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                ps.setLong(1, clock.millis());
-                ps.setString(2, actor.operatorId());
-                ps.setString(3, actor.operatorName());
-                ps.setString(4, actor.via());
-                ps.setString(5, actor.credential());
-                ps.setString(6, method);
-                ps.setString(7, path.length() > MAX_PATH_LENGTH ? path.substring(0, MAX_PATH_LENGTH) : path);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(INSERT)
+                        .bind("at", clock.millis())
+                        .bind("operator_id", actor.operatorId())
+                        .bind("operator_name", actor.operatorName())
+                        .bind("via", actor.via())
+                        .bind("credential", actor.credential())
+                        .bind("method", method)
+                        .bind("path", path.length() > MAX_PATH_LENGTH ? path.substring(0, MAX_PATH_LENGTH) : path)
+                        .mapTo(Long.class)
+                        .one();
             }
         });
     }
@@ -67,31 +67,29 @@ public final class AuditLog implements AuditTrail {
     @Override
     public void end(long entry, int status, boolean changed) {
         database.runInTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(changed ? SET_OUTCOME : FORGET)) {
+            try (Handle sql = Sql.on(connection)) {
                 if (changed) {
-                    ps.setInt(1, status);
-                    ps.setLong(2, entry);
+                    sql.createUpdate(SET_OUTCOME)
+                            .bind("status", status)
+                            .bind("seq", entry)
+                            .execute();
                 } else {
-                    ps.setLong(1, entry);
+                    sql.createUpdate(FORGET).bind("seq", entry).execute();
                 }
-                ps.executeUpdate();
             }
         });
     }
 
     public Page<AuditEntry> read(Query query) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT)) {
-                ps.setLong(1, query.beforeSequence());
-                ps.setString(2, query.operatorId().orElse(null));
-                ps.setString(3, query.operatorId().orElse(null));
-                ps.setLong(4, query.from().toEpochMilli());
-                ps.setLong(5, query.to().toEpochMilli());
-                ps.setInt(6, query.limit() + 1);
-                List<AuditEntry> entries = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        entries.add(new AuditEntry(
+            try (Handle sql = Sql.on(connection)) {
+                List<AuditEntry> entries = sql.createQuery(SELECT)
+                        .bind("before_seq", query.beforeSequence())
+                        .bind("operator_id", query.operatorId().orElse(null))
+                        .bind("from", query.from().toEpochMilli())
+                        .bind("to", query.to().toEpochMilli())
+                        .bind("rows", query.limit() + 1)
+                        .map((rs, ctx) -> new AuditEntry(
                                 rs.getLong("seq"),
                                 Rows.instant(rs, "at"),
                                 rs.getString("operator_id"),
@@ -100,9 +98,8 @@ public final class AuditLog implements AuditTrail {
                                 rs.getString("credential"),
                                 rs.getString("method"),
                                 rs.getString("path"),
-                                rs.getInt("status")));
-                    }
-                }
+                                rs.getInt("status")))
+                        .list();
                 return Page.of(entries, query.limit(), entry -> Long.toString(entry.sequence()));
             }
         });

@@ -5,14 +5,14 @@ import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.keys.Role;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
+import dev.pulseledger.store.Sql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /**
  * SQL for operators and their admin keys. Every change that decides who may call appends an
@@ -29,29 +29,29 @@ public final class OperatorStore {
     private static final String COLUMNS =
             "id, name, email, role, password_hash IS NOT NULL AS has_password, totp_secret IS NOT NULL AS has_totp,"
                     + " created_at, disabled_at";
-    private static final String INSERT =
-            "INSERT INTO operators (id, name, email, role, created_at, updated_at)" + " VALUES (?, ?, ?, ?, ?, ?)";
+    private static final String INSERT = "INSERT INTO operators (id, name, email, role, created_at, updated_at)"
+            + " VALUES (:id, :name, :email, :role, :at, :at)";
     private static final String SELECT_ALL =
             "SELECT " + COLUMNS + " FROM operators ORDER BY created_at, id LIMIT " + MAX_OPERATORS;
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM operators WHERE id = ?";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM operators WHERE id = :id";
     private static final String COUNT = "SELECT COUNT(*) FROM operators";
-    private static final String EMAIL_USED = "SELECT 1 FROM operators WHERE email = ? AND id <> ?";
+    private static final String EMAIL_USED = "SELECT 1 FROM operators WHERE email = :email AND id <> :id";
     private static final String OTHER_OWNERS =
-            "SELECT COUNT(*) FROM operators WHERE role = 'owner' AND disabled_at IS NULL AND id <> ?";
-    private static final String UPDATE =
-            "UPDATE operators SET name = ?, email = ?, role = ?, disabled_at = ?," + " updated_at = ? WHERE id = ?";
+            "SELECT COUNT(*) FROM operators WHERE role = 'owner' AND disabled_at IS NULL AND id <> :id";
+    private static final String UPDATE = "UPDATE operators SET name = :name, email = :email, role = :role,"
+            + " disabled_at = :disabled_at, updated_at = :updated_at WHERE id = :id";
     private static final String REVOKE_ALL_KEYS =
-            "UPDATE admin_keys SET revoked_at = ? WHERE operator_id = ? AND revoked_at IS NULL";
-    private static final String END_SESSIONS = "DELETE FROM console_sessions WHERE operator_id = ?";
+            "UPDATE admin_keys SET revoked_at = :revoked_at" + " WHERE operator_id = :id AND revoked_at IS NULL";
+    private static final String END_SESSIONS = "DELETE FROM console_sessions WHERE operator_id = :id";
     private static final String INSERT_KEY = "INSERT INTO admin_keys (id, operator_id, name, key_hash, prefix,"
-            + " created_at) VALUES (?, ?, ?, ?, ?, ?)";
+            + " created_at) VALUES (:id, :operator_id, :name, :key_hash, :prefix, :created_at)";
     private static final String LIVE_KEYS =
-            "SELECT COUNT(*) FROM admin_keys WHERE operator_id = ? AND revoked_at IS NULL";
+            "SELECT COUNT(*) FROM admin_keys WHERE operator_id = :id AND revoked_at IS NULL";
     private static final String SELECT_KEYS = "SELECT id, operator_id, name, prefix, created_at, revoked_at"
-            + " FROM admin_keys WHERE operator_id = ? ORDER BY created_at, id LIMIT 1000";
-    private static final String REVOKE_KEY =
-            "UPDATE admin_keys SET revoked_at = ? WHERE id = ? AND operator_id = ? AND revoked_at IS NULL";
-    private static final String KEY_EXISTS = "SELECT 1 FROM admin_keys WHERE id = ? AND operator_id = ?";
+            + " FROM admin_keys WHERE operator_id = :operator_id ORDER BY created_at, id LIMIT 1000";
+    private static final String REVOKE_KEY = "UPDATE admin_keys SET revoked_at = :revoked_at"
+            + " WHERE id = :id AND operator_id = :operator_id AND revoked_at IS NULL";
+    private static final String KEY_EXISTS = "SELECT 1 FROM admin_keys WHERE id = :id AND operator_id = :operator_id";
     private static final String ACTIVE_KEYS = "SELECT k.key_hash, k.id, k.operator_id FROM admin_keys k"
             + " JOIN operators o ON o.id = k.operator_id"
             + " WHERE k.revoked_at IS NULL AND o.disabled_at IS NULL LIMIT "
@@ -71,24 +71,20 @@ public final class OperatorStore {
     /** Adds an operator; {@link ChangeOutcome.EmailTaken} when the email is in use, nothing written then. */
     public ChangeOutcome create(String id, String name, String email, Role role, Instant at) {
         return database.inTransaction(connection -> {
-            if (emailUsed(connection, email, id)) {
-                return new ChangeOutcome.EmailTaken();
-            }
-            try (PreparedStatement ps = connection.prepareStatement(COUNT);
-                    ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                if (rs.getLong(1) >= MAX_OPERATORS) {
+            try (Handle sql = Sql.on(connection)) {
+                if (emailUsed(sql, email, id)) {
+                    return new ChangeOutcome.EmailTaken();
+                }
+                if (sql.createQuery(COUNT).mapTo(Long.class).one() >= MAX_OPERATORS) {
                     throw new IllegalStateException("At most " + MAX_OPERATORS + " operators");
                 }
-            }
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                ps.setString(1, id);
-                ps.setString(2, name);
-                ps.setString(3, email);
-                ps.setString(4, role.text());
-                ps.setLong(5, at.toEpochMilli());
-                ps.setLong(6, at.toEpochMilli());
-                ps.executeUpdate();
+                sql.createUpdate(INSERT)
+                        .bind("id", id)
+                        .bind("name", name)
+                        .bind("email", email)
+                        .bind("role", role.text())
+                        .bind("at", at.toEpochMilli())
+                        .execute();
             }
             changes.append(connection, AccessChange.Kind.OPERATOR, id);
             return new ChangeOutcome.Changed(find(connection, id).orElseThrow());
@@ -97,13 +93,10 @@ public final class OperatorStore {
 
     public List<Operator> list() {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ALL);
-                    ResultSet rs = ps.executeQuery()) {
-                List<Operator> operators = new ArrayList<>();
-                while (rs.next()) {
-                    operators.add(operator(rs));
-                }
-                return operators;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ALL)
+                        .map((rs, ctx) -> operator(rs))
+                        .list();
             }
         });
     }
@@ -119,38 +112,44 @@ public final class OperatorStore {
     public ChangeOutcome change(String id, OperatorChange change, Instant at) {
         return database.inTransaction(connection -> {
             database.serializeOn(connection, OWNERS_LOCK);
-            Optional<Operator> found = find(connection, id);
-            if (found.isEmpty()) {
-                return new ChangeOutcome.NotFound();
-            }
-            Operator now = found.get();
-            Role role = change.role().orElse(now.role());
-            boolean disabling = change.disabled().orElse(now.disabled()) && !now.disabled();
-            boolean enabling = !change.disabled().orElse(now.disabled()) && now.disabled();
-            boolean losesOwner = now.role() == Role.OWNER && !now.disabled() && (role != Role.OWNER || disabling);
-            if (losesOwner && otherOwners(connection, id) == 0) {
-                return new ChangeOutcome.LastOwner();
-            }
-            Optional<String> email = change.email().or(now::email);
-            if (change.email().isPresent()
-                    && emailUsed(connection, change.email().get(), id)) {
-                return new ChangeOutcome.EmailTaken();
-            }
-            Optional<Instant> disabledAt = disabling ? Optional.of(at) : enabling ? Optional.empty() : now.disabledAt();
-            try (PreparedStatement ps = connection.prepareStatement(UPDATE)) {
-                ps.setString(1, change.name().orElse(now.name()));
-                ps.setString(2, email.orElse(null));
-                ps.setString(3, role.text());
-                Rows.setOptionalInstant(ps, 4, disabledAt);
-                ps.setLong(5, at.toEpochMilli());
-                ps.setString(6, id);
-                ps.executeUpdate();
-            }
-            if (disabling) {
-                revokeAllKeys(connection, id, at);
-            }
-            if (disabling || role != now.role()) {
-                endSessions(connection, id);
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Operator> found = find(sql, id);
+                if (found.isEmpty()) {
+                    return new ChangeOutcome.NotFound();
+                }
+                Operator now = found.get();
+                Role role = change.role().orElse(now.role());
+                boolean disabling = change.disabled().orElse(now.disabled()) && !now.disabled();
+                boolean enabling = !change.disabled().orElse(now.disabled()) && now.disabled();
+                boolean losesOwner = now.role() == Role.OWNER && !now.disabled() && (role != Role.OWNER || disabling);
+                if (losesOwner && countFor(sql, OTHER_OWNERS, id) == 0) {
+                    return new ChangeOutcome.LastOwner();
+                }
+                Optional<String> email = change.email().or(now::email);
+                if (change.email().isPresent() && emailUsed(sql, change.email().get(), id)) {
+                    return new ChangeOutcome.EmailTaken();
+                }
+                Optional<Instant> disabledAt =
+                        disabling ? Optional.of(at) : enabling ? Optional.empty() : now.disabledAt();
+                sql.createUpdate(UPDATE)
+                        .bind("name", change.name().orElse(now.name()))
+                        .bind("email", email.orElse(null))
+                        .bind("role", role.text())
+                        .bind(
+                                "disabled_at",
+                                disabledAt.map(Instant::toEpochMilli).orElse(null))
+                        .bind("updated_at", at.toEpochMilli())
+                        .bind("id", id)
+                        .execute();
+                if (disabling) {
+                    sql.createUpdate(REVOKE_ALL_KEYS)
+                            .bind("revoked_at", at.toEpochMilli())
+                            .bind("id", id)
+                            .execute();
+                }
+                if (disabling || role != now.role()) {
+                    sql.createUpdate(END_SESSIONS).bind("id", id).execute();
+                }
             }
             changes.append(connection, AccessChange.Kind.OPERATOR, id);
             return new ChangeOutcome.Changed(find(connection, id).orElseThrow());
@@ -163,20 +162,21 @@ public final class OperatorStore {
      */
     public boolean addKey(AdminKey key, String keyHash) {
         return database.inTransaction(connection -> {
-            Optional<Operator> owner = find(connection, key.operatorId());
-            if (owner.isEmpty()
-                    || owner.get().disabled()
-                    || liveKeys(connection, key.operatorId()) >= MAX_KEYS_PER_OPERATOR) {
-                return false;
-            }
-            try (PreparedStatement ps = connection.prepareStatement(INSERT_KEY)) {
-                ps.setString(1, key.id());
-                ps.setString(2, key.operatorId());
-                ps.setString(3, key.name());
-                ps.setString(4, keyHash);
-                ps.setString(5, key.prefix().orElse(null));
-                ps.setLong(6, key.createdAt().toEpochMilli());
-                ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Operator> owner = find(sql, key.operatorId());
+                if (owner.isEmpty()
+                        || owner.get().disabled()
+                        || countFor(sql, LIVE_KEYS, key.operatorId()) >= MAX_KEYS_PER_OPERATOR) {
+                    return false;
+                }
+                sql.createUpdate(INSERT_KEY)
+                        .bind("id", key.id())
+                        .bind("operator_id", key.operatorId())
+                        .bind("name", key.name())
+                        .bind("key_hash", keyHash)
+                        .bind("prefix", key.prefix().orElse(null))
+                        .bind("created_at", key.createdAt().toEpochMilli())
+                        .execute();
             }
             changes.append(connection, AccessChange.Kind.OPERATOR, key.operatorId());
             return true;
@@ -185,21 +185,17 @@ public final class OperatorStore {
 
     public List<AdminKey> keys(String operatorId) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_KEYS)) {
-                ps.setString(1, operatorId);
-                List<AdminKey> keys = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        keys.add(new AdminKey(
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_KEYS)
+                        .bind("operator_id", operatorId)
+                        .map((rs, ctx) -> new AdminKey(
                                 rs.getString("id"),
                                 rs.getString("operator_id"),
                                 Optional.ofNullable(rs.getString("name")).orElse(""),
                                 Optional.ofNullable(rs.getString("prefix")),
                                 Rows.instant(rs, "created_at"),
-                                Rows.optionalInstant(rs, "revoked_at")));
-                    }
-                }
-                return keys;
+                                Rows.optionalInstant(rs, "revoked_at")))
+                        .list();
             }
         });
     }
@@ -207,89 +203,61 @@ public final class OperatorStore {
     /** Revokes one admin key of the operator; false when they have no such key. Revoking twice is harmless. */
     public boolean revokeKey(String operatorId, String keyId, Instant at) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(REVOKE_KEY)) {
-                ps.setLong(1, at.toEpochMilli());
-                ps.setString(2, keyId);
-                ps.setString(3, operatorId);
-                if (ps.executeUpdate() == 1) {
-                    changes.append(connection, AccessChange.Kind.OPERATOR, operatorId);
-                    return true;
+            try (Handle sql = Sql.on(connection)) {
+                if (sql.createUpdate(REVOKE_KEY)
+                                .bind("revoked_at", at.toEpochMilli())
+                                .bind("id", keyId)
+                                .bind("operator_id", operatorId)
+                                .execute()
+                        != 1) {
+                    return sql.createQuery(KEY_EXISTS)
+                            .bind("id", keyId)
+                            .bind("operator_id", operatorId)
+                            .mapTo(Integer.class)
+                            .findFirst()
+                            .isPresent();
                 }
             }
-            try (PreparedStatement ps = connection.prepareStatement(KEY_EXISTS)) {
-                ps.setString(1, keyId);
-                ps.setString(2, operatorId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next();
-                }
-            }
+            changes.append(connection, AccessChange.Kind.OPERATOR, operatorId);
+            return true;
         });
     }
 
     /** Every admin key that is not revoked and whose operator is not disabled. */
     public List<LiveKey> liveKeys() {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(ACTIVE_KEYS);
-                    ResultSet rs = ps.executeQuery()) {
-                List<LiveKey> keys = new ArrayList<>();
-                while (rs.next()) {
-                    keys.add(new LiveKey(rs.getString(1), rs.getString(2), rs.getString(3)));
-                }
-                return keys;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(ACTIVE_KEYS)
+                        .map((rs, ctx) -> new LiveKey(rs.getString(1), rs.getString(2), rs.getString(3)))
+                        .list();
             }
         });
     }
 
-    private static Optional<Operator> find(Connection connection, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(operator(rs)) : Optional.empty();
-            }
+    private static Optional<Operator> find(Connection connection, String id) {
+        try (Handle sql = Sql.on(connection)) {
+            return find(sql, id);
         }
     }
 
-    private static boolean emailUsed(Connection connection, String email, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(EMAIL_USED)) {
-            ps.setString(1, email);
-            ps.setString(2, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
+    private static Optional<Operator> find(Handle sql, String id) {
+        return sql.createQuery(SELECT_ONE)
+                .bind("id", id)
+                .map((rs, ctx) -> operator(rs))
+                .findOne();
     }
 
-    private static long otherOwners(Connection connection, String id) throws SQLException {
-        return countFor(connection, OTHER_OWNERS, id);
+    private static boolean emailUsed(Handle sql, String email, String id) {
+        return sql.createQuery(EMAIL_USED)
+                .bind("email", email)
+                .bind("id", id)
+                .mapTo(Integer.class)
+                .findFirst()
+                .isPresent();
     }
 
-    private static long liveKeys(Connection connection, String operatorId) throws SQLException {
-        return countFor(connection, LIVE_KEYS, operatorId);
-    }
-
-    private static long countFor(Connection connection, String sql, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    private static void revokeAllKeys(Connection connection, String id, Instant at) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(REVOKE_ALL_KEYS)) {
-            ps.setLong(1, at.toEpochMilli());
-            ps.setString(2, id);
-            ps.executeUpdate();
-        }
-    }
-
-    private static void endSessions(Connection connection, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(END_SESSIONS)) {
-            ps.setString(1, id);
-            ps.executeUpdate();
-        }
+    private static long countFor(Handle sql, String statement, String id) {
+        return sql.createQuery(statement).bind("id", id).mapTo(Long.class).one();
     }
 
     private static Operator operator(ResultSet rs) throws SQLException {

@@ -2,14 +2,12 @@ package dev.pulseledger.operators;
 
 import dev.pulseledger.keys.Secrets;
 import dev.pulseledger.store.Database;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import dev.pulseledger.store.Sql;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Limits failed console sign-ins two ways, counted in the database so that every node holds the same
@@ -29,22 +27,23 @@ public final class SignInLimiter {
     /** An account's failures are forgotten an hour after the last one; no row is kept longer. */
     private static final Duration FORGET_AFTER = Duration.ofHours(1);
 
-    private static final String SELECT = "SELECT failures, first_at, last_at FROM sign_in_limits WHERE limit_key = ?";
+    private static final String SELECT =
+            "SELECT failures, first_at, last_at FROM sign_in_limits WHERE limit_key = :limit_key";
     /** An address's window starts at its first failure; a failure after the window starts a new one. */
     private static final String ADDRESS_FAILED = "INSERT INTO sign_in_limits (limit_key, failures, first_at, last_at)"
-            + " VALUES (?, 1, ?, ?) ON CONFLICT (limit_key) DO UPDATE SET"
-            + " failures = CASE WHEN sign_in_limits.first_at <= ? THEN 1 ELSE sign_in_limits.failures + 1 END,"
-            + " first_at = CASE WHEN sign_in_limits.first_at <= ? THEN excluded.first_at"
+            + " VALUES (:limit_key, 1, :now, :now) ON CONFLICT (limit_key) DO UPDATE SET"
+            + " failures = CASE WHEN sign_in_limits.first_at <= :horizon THEN 1 ELSE sign_in_limits.failures + 1 END,"
+            + " first_at = CASE WHEN sign_in_limits.first_at <= :horizon THEN excluded.first_at"
             + " ELSE sign_in_limits.first_at END, last_at = excluded.last_at";
     /** An account's count runs until an hour passes without a failure. */
     private static final String ACCOUNT_FAILED = "INSERT INTO sign_in_limits (limit_key, failures, first_at, last_at)"
-            + " VALUES (?, 1, ?, ?) ON CONFLICT (limit_key) DO UPDATE SET"
-            + " failures = CASE WHEN sign_in_limits.last_at <= ? THEN 1 ELSE sign_in_limits.failures + 1 END,"
-            + " first_at = CASE WHEN sign_in_limits.last_at <= ? THEN excluded.first_at"
+            + " VALUES (:limit_key, 1, :now, :now) ON CONFLICT (limit_key) DO UPDATE SET"
+            + " failures = CASE WHEN sign_in_limits.last_at <= :horizon THEN 1 ELSE sign_in_limits.failures + 1 END,"
+            + " first_at = CASE WHEN sign_in_limits.last_at <= :horizon THEN excluded.first_at"
             + " ELSE sign_in_limits.first_at END, last_at = excluded.last_at";
 
-    private static final String CLEAR = "DELETE FROM sign_in_limits WHERE limit_key = ?";
-    private static final String FORGET_OLD = "DELETE FROM sign_in_limits WHERE last_at <= ?";
+    private static final String CLEAR = "DELETE FROM sign_in_limits WHERE limit_key = :limit_key";
+    private static final String FORGET_OLD = "DELETE FROM sign_in_limits WHERE last_at <= :before";
 
     /** One key's failures: how many, when its window began, when the latest was. */
     private record Failures(int count, Instant first, Instant last) {}
@@ -81,9 +80,11 @@ public final class SignInLimiter {
     public void failed(String address, String email) {
         Instant now = clock.instant();
         database.runInTransaction(connection -> {
-            count(connection, ADDRESS_FAILED, addressKey(address), now, now.minus(ADDRESS_WINDOW));
-            count(connection, ACCOUNT_FAILED, accountKey(email), now, now.minus(FORGET_AFTER));
-            forgetOld(connection, now);
+            try (Handle sql = Sql.on(connection)) {
+                count(sql, ADDRESS_FAILED, addressKey(address), now, now.minus(ADDRESS_WINDOW));
+                count(sql, ACCOUNT_FAILED, accountKey(email), now, now.minus(FORGET_AFTER));
+                forgetOld(sql, now);
+            }
         });
     }
 
@@ -91,17 +92,18 @@ public final class SignInLimiter {
     public void failedAddress(String address) {
         Instant now = clock.instant();
         database.runInTransaction(connection -> {
-            count(connection, ADDRESS_FAILED, addressKey(address), now, now.minus(ADDRESS_WINDOW));
-            forgetOld(connection, now);
+            try (Handle sql = Sql.on(connection)) {
+                count(sql, ADDRESS_FAILED, addressKey(address), now, now.minus(ADDRESS_WINDOW));
+                forgetOld(sql, now);
+            }
         });
     }
 
     /** A success clears the account's failures (not the address's: one address may try many accounts). */
     public void succeeded(String email) {
         database.runInTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(CLEAR)) {
-                ps.setString(1, accountKey(email));
-                ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                sql.createUpdate(CLEAR).bind("limit_key", accountKey(email)).execute();
             }
         });
     }
@@ -115,38 +117,29 @@ public final class SignInLimiter {
 
     private Optional<Failures> failures(String key) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT)) {
-                ps.setString(1, key);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next()
-                            ? Optional.of(new Failures(
-                                    rs.getInt(1),
-                                    Instant.ofEpochMilli(rs.getLong(2)),
-                                    Instant.ofEpochMilli(rs.getLong(3))))
-                            : Optional.empty();
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT)
+                        .bind("limit_key", key)
+                        .map((rs, ctx) -> new Failures(
+                                rs.getInt(1), Instant.ofEpochMilli(rs.getLong(2)), Instant.ofEpochMilli(rs.getLong(3))))
+                        .findOne();
             }
         });
     }
 
     /** Counts one failure of {@code key}; a count whose reset condition is at or before {@code horizon} starts over. */
-    private static void count(Connection connection, String sql, String key, Instant now, Instant horizon)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, key);
-            ps.setLong(2, now.toEpochMilli());
-            ps.setLong(3, now.toEpochMilli());
-            ps.setLong(4, horizon.toEpochMilli());
-            ps.setLong(5, horizon.toEpochMilli());
-            ps.executeUpdate();
-        }
+    private static void count(Handle sql, String statement, String key, Instant now, Instant horizon) {
+        sql.createUpdate(statement)
+                .bind("limit_key", key)
+                .bind("now", now.toEpochMilli())
+                .bind("horizon", horizon.toEpochMilli())
+                .execute();
     }
 
-    private static void forgetOld(Connection connection, Instant now) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(FORGET_OLD)) {
-            ps.setLong(1, now.minus(FORGET_AFTER).toEpochMilli());
-            ps.executeUpdate();
-        }
+    private static void forgetOld(Handle sql, Instant now) {
+        sql.createUpdate(FORGET_OLD)
+                .bind("before", now.minus(FORGET_AFTER).toEpochMilli())
+                .execute();
     }
 
     private static String addressKey(String address) {

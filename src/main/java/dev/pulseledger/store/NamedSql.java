@@ -81,6 +81,12 @@ public final class NamedSql {
         }
     }
 
+    public void setDouble(PreparedStatement ps, String name, double value) throws SQLException {
+        for (int at : at(name)) {
+            ps.setDouble(at, value);
+        }
+    }
+
     public void setBoolean(PreparedStatement ps, String name, boolean value) throws SQLException {
         for (int at : at(name)) {
             ps.setBoolean(at, value);

@@ -3,18 +3,17 @@ package dev.pulseledger.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.pulseledger.store.Dialect;
+import dev.pulseledger.store.Sql;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -68,15 +67,12 @@ class AccountSearchPlanTest {
         }
     }
 
-    private static String lastIdOfFirstPage(Connection connection, Dialect dialect, String prefix) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(AccountSearch.sql(dialect))) {
-            AccountSearch.bind(ps, prefix, "", PAGE_ROWS);
-            String last = "";
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    last = rs.getString("id");
-                }
-            }
+    private static String lastIdOfFirstPage(Connection connection, Dialect dialect, String prefix) {
+        try (Handle sql = Sql.on(connection)) {
+            List<String> ids = AccountSearch.bind(sql.createQuery(AccountSearch.sql(dialect)), prefix, "", PAGE_ROWS)
+                    .map((rs, ctx) -> rs.getString("id"))
+                    .list();
+            String last = ids.isEmpty() ? "" : ids.getLast();
             assertThat(last).as("a full first page for %s", prefix).isNotEmpty();
             return last;
         }
@@ -105,19 +101,13 @@ class AccountSearchPlanTest {
                     + " FROM n";
 
     /** PostgreSQL runs the query and counts the blocks it touched; SQLite tells the plan it would use. */
-    private static String explain(Connection connection, Dialect dialect, String prefix, String afterId)
-            throws SQLException {
+    private static String explain(Connection connection, Dialect dialect, String prefix, String afterId) {
         String explain = (dialect == Dialect.POSTGRESQL ? "EXPLAIN (ANALYZE, BUFFERS) " : "EXPLAIN QUERY PLAN ")
                 + AccountSearch.sql(dialect);
-        try (PreparedStatement ps = connection.prepareStatement(explain)) {
-            AccountSearch.bind(ps, prefix, afterId, PAGE_ROWS);
-            List<String> lines = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                int column = dialect == Dialect.POSTGRESQL ? 1 : rs.findColumn("detail");
-                while (rs.next()) {
-                    lines.add(rs.getString(column));
-                }
-            }
+        try (Handle sql = Sql.on(connection)) {
+            List<String> lines = AccountSearch.bind(sql.createQuery(explain), prefix, afterId, PAGE_ROWS)
+                    .map((rs, ctx) -> rs.getString(dialect == Dialect.POSTGRESQL ? 1 : rs.findColumn("detail")))
+                    .list();
             return String.join("\n", lines);
         }
     }

@@ -33,7 +33,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -98,8 +97,6 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     private static final String UPDATE_POOLS = "UPDATE accounts SET pools = ? WHERE id = ?";
     private static final String MARK_REVERTED = "UPDATE spendings SET status = ?, reverted_amount = ?, reverted_at = ?"
             + " WHERE id = ? AND reverted_amount < ?";
-    private static final String RETURN_ALLOCATION =
-            "UPDATE spending_grants SET returned = ? WHERE spending_id = ? AND grant_id = ?";
     private static final String INSERT_IDEMPOTENCY =
             "INSERT INTO idempotency_keys (account_id, key, amount, outcome, spending_id, balance,"
                     + " created_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
@@ -126,41 +123,43 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     }
 
     /**
-     * Locks the accounts (until the transaction ends) and reads them, through {@link #readAccounts}, then
-     * their live grants, through {@link #readGrants}, then the budgets of their keys in their windows
-     * into {@code budgets} ({@link KeyBudgetRows}); waits at most {@code lockWait} for a lock held
-     * elsewhere, and with zero waits for none (see {@link LedgerStore#round}).
+     * Locks the query's accounts (until the transaction ends) and reads what a round reads once they are
+     * locked: the accounts, through {@link #readAccounts}, their live grants, through {@link #readGrants}, the
+     * budgets of their keys in their windows ({@link KeyBudgetRows}), and the reservations the batch names
+     * with what each drew from grants ({@link ReservationRows}), with statements for the whole batch, not one
+     * per id. Waits at most {@code lockWait} for a lock held elsewhere, and with zero waits for none (see
+     * {@link LedgerStore#round}).
      *
      * @throws AccountsBusyException when {@code lockWait} is zero and some of them were locked elsewhere
      */
-    abstract Map<String, LockedAccount> lockAccounts(
-            Connection connection, StateQuery query, Duration lockWait, Map<String, List<BudgetWindow>> budgets)
-            throws SQLException;
+    abstract LockedReads lockAndRead(Connection connection, StateQuery query, Duration lockWait) throws SQLException;
 
     /**
-     * Writes the new balances, spendings, grants, allocations and the ledger lines. When {@code endsRound},
+     * Writes the new balances, spendings, grants, allocations and ledger lines, the new and ended
+     * reservations, and what earlier draws from grants returned ({@code returned}). When {@code endsRound},
      * nothing is written after them, and a store whose every statement is a round trip (PostgreSQL) may
      * commit with the same message; {@link Connection#commit()} then finds nothing left to do.
      */
-    abstract void writeCommonChanges(Connection connection, ChangeSet changes, boolean endsRound) throws SQLException;
-
-    /**
-     * Reads the reservations {@code ids} names (rows of {@link ReservationRows#COLUMNS}) and what each drew
-     * from grants ({@link ReservationRows#draws}), with statements for the whole batch, not one per id: a
-     * settle's round read two rows per reservation a statement each, a round trip each on PostgreSQL.
-     */
-    abstract void readReservations(
-            Connection connection,
-            Collection<String> ids,
-            Map<String, Reservation> reservations,
-            Map<String, List<Allocation>> allocations)
-            throws SQLException;
-
-    /** Inserts the batch's new reservations and ends the earlier ones it ended. */
-    abstract void writeReservations(Connection connection, ChangeSet changes) throws SQLException;
+    abstract void writeRoundChanges(
+            Connection connection, ChangeSet changes, List<Allocation> returned, boolean endsRound) throws SQLException;
 
     /** An account as locked, with the grants read so far. */
     record LockedAccount(AccountState account, List<Grant> grants) {}
+
+    /**
+     * What a round reads with its locks held: the accounts by id, their keys' budgets by key, and the
+     * reservations the batch names by id with their draws (by reservation id), into which the round's later
+     * reads add.
+     */
+    record LockedReads(
+            Map<String, LockedAccount> accounts,
+            Map<String, List<BudgetWindow>> budgets,
+            Map<String, Reservation> reservations,
+            Map<String, List<Allocation>> allocations) {
+        static LockedReads empty() {
+            return new LockedReads(new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>());
+        }
+    }
 
     /** Reads rows of {@link #LOCKED_COLUMNS}. */
     static void readAccounts(ResultSet rs, Map<String, LockedAccount> accounts) throws SQLException {
@@ -221,24 +220,21 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
      */
     private LedgerState read(Connection connection, StateQuery query, Duration lockWait, Set<String> paidByOneGrant)
             throws SQLException {
-        Map<String, List<BudgetWindow>> budgets = new HashMap<>();
-        Map<String, LockedAccount> locked = lockAccounts(connection, query, lockWait, budgets);
+        LockedReads reads = lockAndRead(connection, query, lockWait);
+        Map<String, LockedAccount> locked = reads.accounts();
         Map<String, Spending> spendings = new HashMap<>();
-        Map<String, List<Allocation>> allocations = new HashMap<>();
+        Map<String, List<Allocation>> allocations = reads.allocations();
         Map<String, Long> landedSpendBalances = new HashMap<>();
         if (!query.spendingIds().isEmpty()) {
             readSpendings(connection, query, spendings, allocations, paidByOneGrant);
         }
-        Map<String, Reservation> reservations = new HashMap<>();
+        Map<String, Reservation> reservations = reads.reservations();
         Map<String, Instant> holdsDueAfter = new HashMap<>();
         List<String> dueAccounts = locked.values().stream()
                 .map(LockedAccount::account)
                 .filter(a -> !a.dueAt().isAfter(query.now()))
                 .map(AccountState::id)
                 .toList();
-        if (!query.reservationIds().isEmpty()) {
-            readReservations(connection, query.reservationIds(), reservations, allocations);
-        }
         if (!dueAccounts.isEmpty()) {
             ReservationRows.readDue(connection, dueAccounts, query.now(), reservations, holdsDueAfter, allocations);
         }
@@ -276,7 +272,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 holdsDueAfter,
                 SlaPeriodRows.measured(connection, query.slaPeriods()),
                 SlaPeriodRows.revoked(connection, query.grantIds()),
-                budgets);
+                reads.budgets());
     }
 
     private static void readSpendings(
@@ -468,19 +464,17 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         List<Allocation> returned = changes.returnedAllocations().stream()
                 .filter(a -> !paidByOneGrant.contains(a.spendingId()))
                 .toList();
-        // When nothing follows them, the common changes may commit the round (PostgreSQL): then no statement,
+        // When nothing follows them, the round's changes may commit it (PostgreSQL): then no statement,
         // and no check that could throw, may come after them.
         boolean endsRound = changes.periods().isEmpty()
                 && changes.accountPools().isEmpty()
                 && reverted.isEmpty()
-                && !ReservationRows.writes(changes)
-                && returned.isEmpty()
                 && changes.events().isEmpty()
                 && changes.slaPeriods().isEmpty()
                 && changes.revocations().isEmpty()
                 && changes.budgetNotices().isEmpty()
                 && changes.budgetUse().isEmpty();
-        writeCommonChanges(connection, changes, endsRound);
+        writeRoundChanges(connection, changes, returned, endsRound);
         if (!changes.periods().isEmpty()) {
             try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
                 for (AccountPeriod period : changes.periods()) {
@@ -532,20 +526,6 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 requireEachChangedOneRow(ps.executeBatch());
             }
         }
-        if (ReservationRows.writes(changes)) {
-            writeReservations(connection, changes);
-        }
-        if (!returned.isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(RETURN_ALLOCATION)) {
-                for (Allocation allocation : returned) {
-                    ps.setLong(1, allocation.returned());
-                    ps.setString(2, allocation.spendingId());
-                    ps.setString(3, allocation.grantId());
-                    ps.addBatch();
-                }
-                requireEachChangedOneRow(ps.executeBatch());
-            }
-        }
         SlaPeriodRows.insert(connection, changes.slaPeriods());
         SlaPeriodRows.insertRevocations(connection, changes.revocations());
         KeyBudgetRows.saveUse(connection, changes.budgetUse());
@@ -578,7 +558,7 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
      * The account locks make every decision final, so a write that misses its row is a bug: fail
      * the round rather than commit a refund whose spending did not change.
      */
-    private static void requireEachChangedOneRow(int[] counts) {
+    static void requireEachChangedOneRow(int[] counts) {
         for (int count : counts) {
             if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
                 throw new IllegalStateException("A ledger round changed a row that was not as it had read it");

@@ -47,8 +47,9 @@ public final class KeyBudgetRows {
     static final String OF_ACCOUNTS_POSTGRES =
             WINDOWS.formatted("b.key_id IN (SELECT k.id FROM api_keys k WHERE k.account_id = ANY (:ids))");
 
-    private static final String INSERT_NOTICE = "INSERT INTO key_budget_notices"
-            + " (key_id, pool, period, window_start, level, created_at) VALUES (?, ?, ?, ?, ?, ?)";
+    private static final NamedSql INSERT_NOTICE = NamedSql.parse("INSERT INTO key_budget_notices"
+            + " (key_id, pool, period, window_start, level, created_at)"
+            + " VALUES (:key_id, :pool, :period, :window_start, :level, :created_at)");
 
     /** A window's use as the round leaves it: the round holds the key's account, so the value is final. */
     private static final NamedSql SAVE_USE =
@@ -124,14 +125,14 @@ public final class KeyBudgetRows {
         if (notices.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_NOTICE)) {
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_NOTICE.sql())) {
             for (BudgetNotice notice : notices) {
-                ps.setString(1, notice.keyId());
-                ps.setString(2, notice.pool());
-                ps.setString(3, notice.period());
-                ps.setLong(4, notice.windowStart().toEpochMilli());
-                ps.setString(5, notice.level().wire());
-                ps.setLong(6, at.toEpochMilli());
+                INSERT_NOTICE.setString(ps, "key_id", notice.keyId());
+                INSERT_NOTICE.setString(ps, "pool", notice.pool());
+                INSERT_NOTICE.setString(ps, "period", notice.period());
+                INSERT_NOTICE.setLong(ps, "window_start", notice.windowStart().toEpochMilli());
+                INSERT_NOTICE.setString(ps, "level", notice.level().wire());
+                INSERT_NOTICE.setLong(ps, "created_at", at.toEpochMilli());
                 ps.addBatch();
             }
             ps.executeBatch();

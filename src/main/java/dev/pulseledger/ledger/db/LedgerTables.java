@@ -49,7 +49,22 @@ public final class LedgerTables {
                     "reason",
                     "created_at",
                     "pool"));
-    public static final List<Table> ALL = List.of(SPENDINGS, GRANTS, SPENDING_GRANTS, LEDGER_ENTRIES);
+    public static final Table RESERVATIONS = new Table(
+            "reservations",
+            List.of(
+                    "id",
+                    "account_id",
+                    "amount",
+                    "status",
+                    "created_at",
+                    "expires_at",
+                    "settled_amount",
+                    "spending_id",
+                    "ended_at",
+                    "end_balance",
+                    "pool",
+                    "key_id"));
+    public static final List<Table> ALL = List.of(SPENDINGS, GRANTS, SPENDING_GRANTS, LEDGER_ENTRIES, RESERVATIONS);
 
     private LedgerTables() {}
 

@@ -58,6 +58,29 @@ final class PostgresLedgerSql {
             NamedSql.parse(REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY + BUDGETS_OF_ACCOUNTS);
 
     /**
+     * The reservations a batch names and their draws from grants, each statement planned for its values
+     * ({@link #PLAN_EACH_TIME}).
+     */
+    private static final String RESERVATIONS_OF_BATCH = PLAN_EACH_TIME + ";\nSELECT " + ReservationRows.COLUMNS
+            + " FROM reservations WHERE id = ANY (:reservation_ids);\n"
+            + "SELECT " + ReservationRows.DRAW_COLUMNS
+            + " FROM spending_grants WHERE spending_id = ANY (:reservation_ids) ORDER BY spending_id, grant_id";
+
+    /**
+     * {@link #LOCK_AND_READ_GRANTS} and the reservations the batch names, in the same round trip: a settle's
+     * round then costs the two round trips of a spend's (it read its reservations in one of their own).
+     */
+    static final NamedSql LOCK_AND_READ_RESERVATIONS = NamedSql.parse(
+            REUSE_PLANS + LOCK_MANY + GRANTS_OF_MANY + BUDGETS_OF_ACCOUNTS + ";\n" + RESERVATIONS_OF_BATCH);
+
+    /** {@link #LOCK_AND_READ_RESERVATIONS} without waiting for a lock another round holds. */
+    static final NamedSql LOCK_FREE_AND_READ_RESERVATIONS = NamedSql.parse(
+            REUSE_PLANS + LOCK_FREE_ONES + GRANTS_OF_MANY + BUDGETS_OF_ACCOUNTS + ";\n" + RESERVATIONS_OF_BATCH);
+
+    /** The reservations a batch names read again, once a second lock has taken in accounts the first left out. */
+    static final NamedSql RESERVATIONS_AND_DRAWS = NamedSql.parse(RESERVATIONS_OF_BATCH);
+
+    /**
      * WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. The
      * arrays of pools are empty when every row is in the {@code default} pool, the common case: unnest pads
      * them with NULLs, which COALESCE reads as {@code default}, so such a batch sends no pool names.
@@ -109,47 +132,87 @@ final class PostgresLedgerSql {
                     LedgerTables.SPENDING_GRANTS.columnList(),
                     LedgerTables.LEDGER_ENTRIES.columnList());
 
-    /** A batch's balances, spendings, grants, draws and ledger lines, in one statement. */
-    static final NamedSql WRITE = NamedSql.parse(WRITE_CHANGES);
-
     /**
-     * {@link #WRITE} and the commit in one round trip: a separate COMMIT cost the writer a sixth of a
-     * round's time, mostly waiting for the backend to be scheduled again. Should the write fail, the server
-     * skips the COMMIT and the caller rolls back as usual.
+     * The batch's new reservations and the earlier ones it ended, in one statement. Every one it ends must
+     * still have been held, as the account lock makes the core's decision final; the statement fails when one
+     * was not (the cast of the text below to a number), so the round rolls back instead of committing, even
+     * when the commit travels with it. A reservation made and ended in one batch is only inserted, as it ended;
+     * the new ones take their sequence numbers in the queue's order, as on SQLite.
      */
-    static final NamedSql WRITE_AND_COMMIT = NamedSql.parse(WRITE_CHANGES + ";\nCOMMIT");
-
-    /**
-     * The reservations a batch names and their draws from grants, two statements sent in one round trip
-     * (a settle's round read them with two statements per reservation, a round trip each).
-     */
-    static final String RESERVATIONS_AND_DRAWS = "SELECT " + ReservationRows.COLUMNS
-            + " FROM reservations WHERE id = ANY (?);\n"
-            + "SELECT " + ReservationRows.DRAW_COLUMNS
-            + " FROM spending_grants WHERE spending_id = ANY (?) ORDER BY spending_id, grant_id";
-
-    /**
-     * The batch's new reservations and the earlier ones it ended, in one statement (a batch of statements
-     * each). Its count is the ended ones': each must still have been held, as the account lock makes the
-     * core's decision final. A reservation made and ended in one batch is only inserted, as it ended; the
-     * new ones take their sequence numbers in the queue's order, as on SQLite.
-     */
-    static final String WRITE_RESERVATIONS = """
+    private static final String WRITE_RESERVATIONS = """
             WITH new_reservations AS (
-                INSERT INTO reservations (id, account_id, amount, status, created_at, expires_at, settled_amount,
-                    spending_id, ended_at, end_balance, pool, key_id)
+                INSERT INTO reservations (%s)
                 SELECT n.id, n.account_id, n.amount, n.status, n.created_at, n.expires_at, n.settled_amount,
                     n.spending_id, n.ended_at, n.end_balance, n.pool, n.key_id
-                FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[],
-                    ?::text[], ?::bigint[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY AS n (id, account_id,
-                    amount, status, created_at, expires_at, settled_amount, spending_id, ended_at, end_balance, pool,
-                    key_id, position)
-                ORDER BY n.position)
-            UPDATE reservations r SET status = e.status, settled_amount = e.settled_amount,
-                spending_id = e.spending_id, ended_at = e.ended_at, end_balance = e.end_balance
-            FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[], ?::bigint[])
-                AS e (id, status, settled_amount, spending_id, ended_at, end_balance)
-            WHERE r.id = e.id AND r.status = 'held'""";
+                FROM unnest(:new_ids::text[], :new_account_ids::text[], :new_amounts::bigint[], :new_statuses::text[],
+                        :new_created_ats::bigint[], :new_expires_ats::bigint[], :new_settled_amounts::bigint[],
+                        :new_spending_ids::text[], :new_ended_ats::bigint[], :new_end_balances::bigint[],
+                        :new_pools::text[], :new_key_ids::text[])
+                    WITH ORDINALITY AS n (id, account_id, amount, status, created_at, expires_at, settled_amount,
+                        spending_id, ended_at, end_balance, pool, key_id, position)
+                ORDER BY n.position),
+            ended AS (
+                UPDATE reservations r SET status = e.status, settled_amount = e.settled_amount,
+                    spending_id = e.spending_id, ended_at = e.ended_at, end_balance = e.end_balance
+                FROM unnest(:ended_ids::text[], :ended_statuses::text[], :ended_settled_amounts::bigint[],
+                        :ended_spending_ids::text[], :ended_ended_ats::bigint[], :ended_end_balances::bigint[])
+                    AS e (id, status, settled_amount, spending_id, ended_at, end_balance)
+                WHERE r.id = e.id AND r.status = 'held'
+                RETURNING r.id)
+            SELECT (CASE WHEN count(*) = :ended_count THEN '0' ELSE 'A reservation ended twice' END)::integer
+            FROM ended""".formatted(LedgerTables.RESERVATIONS.columnList());
+
+    /**
+     * What earlier draws from grants returned (a settle's or release's hold, a revert of a spending that
+     * several grants paid), each of which must change its one row, or the statement fails as
+     * {@link #WRITE_RESERVATIONS} does.
+     */
+    private static final String RETURN_DRAWS = """
+            WITH returned AS (
+                UPDATE spending_grants g SET returned = r.returned
+                FROM unnest(:returned_spending_ids::text[], :returned_grant_ids::text[], :returneds::bigint[])
+                    AS r (spending_id, grant_id, returned)
+                WHERE g.spending_id = r.spending_id AND g.grant_id = r.grant_id
+                RETURNING 1)
+            SELECT (CASE WHEN count(*) = :returned_count THEN '0'
+                ELSE 'A ledger round changed a row that was not as it had read it' END)::integer
+            FROM returned""";
+
+    /**
+     * A round's writes in one round trip, whatever its commands: {@link #WRITE_CHANGES}; the reservations'
+     * and the draws' writes when it has them, planned for their values as their reads are
+     * ({@link #PLAN_EACH_TIME}); and the commit when nothing follows. A separate COMMIT cost the writer a sixth
+     * of a round's time, mostly waiting for the backend to be scheduled again; a round with reservations took
+     * four round trips more than a spend's. Should a statement fail, the server skips the rest, COMMIT
+     * included, and the caller rolls back as usual.
+     */
+    static NamedSql write(boolean reservations, boolean returns, boolean commit) {
+        return WRITES[(reservations ? 4 : 0) + (returns ? 2 : 0) + (commit ? 1 : 0)];
+    }
+
+    /** Each combination of {@link #write}, parsed once, indexed by its three flags as bits. */
+    private static final NamedSql[] WRITES = writes();
+
+    private static NamedSql[] writes() {
+        NamedSql[] writes = new NamedSql[8];
+        for (int flags = 0; flags < writes.length; flags++) {
+            StringBuilder sql = new StringBuilder(WRITE_CHANGES);
+            if ((flags & 6) != 0) {
+                sql.append(";\n").append(PLAN_EACH_TIME);
+            }
+            if ((flags & 4) != 0) {
+                sql.append(";\n").append(WRITE_RESERVATIONS);
+            }
+            if ((flags & 2) != 0) {
+                sql.append(";\n").append(RETURN_DRAWS);
+            }
+            if ((flags & 1) != 0) {
+                sql.append(";\nCOMMIT");
+            }
+            writes[flags] = NamedSql.parse(sql.toString());
+        }
+        return writes;
+    }
 
     private PostgresLedgerSql() {}
 }

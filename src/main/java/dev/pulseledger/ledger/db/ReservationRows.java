@@ -4,6 +4,7 @@ import dev.pulseledger.ledger.core.Allocation;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.ReservationStatus;
+import dev.pulseledger.store.NamedSql;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,7 +22,7 @@ import java.util.Optional;
 /**
  * The reservations part of a ledger round: reading the due holds of due accounts with their draws from
  * grants, the rows of the reservations a batch names (each store reads those with statements for the whole
- * batch, {@link JdbcLedgerStore#readReservations}), and writing new and ended reservations.
+ * batch, {@link JdbcLedgerStore#lockAndRead}), and writing new and ended reservations.
  */
 public final class ReservationRows {
     public static final String COLUMNS =
@@ -34,11 +35,10 @@ public final class ReservationRows {
             "SELECT " + COLUMNS + " FROM reservations WHERE account_id = ? AND status = 'held' AND expires_at <= ?";
     private static final String SELECT_NEXT_DUE =
             "SELECT MIN(expires_at) AS next_expiry FROM reservations WHERE account_id = ? AND status = 'held' AND expires_at > ?";
-    static final String INSERT = "INSERT INTO reservations (id, account_id, amount, status, created_at,"
-            + " expires_at, settled_amount, spending_id, ended_at, end_balance, pool, key_id)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    static final String END = "UPDATE reservations SET status = ?, settled_amount = ?, spending_id = ?,"
-            + " ended_at = ?, end_balance = ? WHERE id = ? AND status = 'held'";
+    /** Ends a reservation, by id, that is still held. */
+    static final String END = "UPDATE reservations SET status = :status, settled_amount = :settled_amount,"
+            + " spending_id = :spending_id, ended_at = :ended_at, end_balance = :end_balance"
+            + " WHERE id = :id AND status = 'held'";
 
     private ReservationRows() {}
 
@@ -126,30 +126,23 @@ public final class ReservationRows {
                 Optional.ofNullable(rs.getString("key_id")));
     }
 
-    /** Whether the batch made or ended reservations ({@link JdbcLedgerStore#writeReservations}). */
+    /** Whether the batch made or ended reservations ({@link JdbcLedgerStore#writeRoundChanges}). */
     static boolean writes(ChangeSet changes) {
         return !changes.newReservations().isEmpty()
                 || !changes.endedReservations().isEmpty();
     }
 
-    /** Binds a new reservation, as it stands at the batch's end, to {@link #INSERT}. */
-    static void bindNew(PreparedStatement ps, Reservation r) throws SQLException {
-        ps.setString(1, r.id());
-        ps.setString(2, r.accountId());
-        ps.setLong(3, r.amount());
-        ps.setString(4, r.status().wire());
-        ps.setLong(5, r.createdAt().toEpochMilli());
-        ps.setLong(6, r.expiresAt().toEpochMilli());
-        setEnd(ps, 7, r);
-        ps.setString(11, r.pool());
-        ps.setString(12, r.keyId().orElse(null));
-    }
-
-    /** Binds an ended reservation to {@link #END}. */
-    static void bindEnd(PreparedStatement ps, Reservation r) throws SQLException {
-        ps.setString(1, r.status().wire());
-        setEnd(ps, 2, r);
-        ps.setString(6, r.id());
+    /**
+     * Binds a reservation's id, status and end (settled amount, spending, time and balance): all of {@link
+     * #END}, and those columns of a new reservation, which may have ended in the batch that made it.
+     */
+    static void bindEnd(NamedSql sql, PreparedStatement ps, Reservation r) throws SQLException {
+        sql.setString(ps, "id", r.id());
+        sql.setString(ps, "status", r.status().wire());
+        sql.setNullableLong(ps, "settled_amount", r.settledAmount().orElse(null));
+        sql.setString(ps, "spending_id", r.spendingId().orElse(null));
+        sql.setNullableLong(ps, "ended_at", JdbcLedgerStore.epochMillis(r.endedAt()));
+        sql.setNullableLong(ps, "end_balance", r.endBalance().orElse(null));
     }
 
     /** The account lock makes the core's decision final: a hold that was not held when ended is a bug. */
@@ -159,13 +152,5 @@ public final class ReservationRows {
                 throw new IllegalStateException("A reservation ended twice");
             }
         }
-    }
-
-    /** Sets settled_amount, spending_id, ended_at and end_balance from {@code index} on. */
-    private static void setEnd(PreparedStatement ps, int index, Reservation r) throws SQLException {
-        Rows.setOptionalLong(ps, index, r.settledAmount());
-        ps.setString(index + 1, r.spendingId().orElse(null));
-        Rows.setOptionalInstant(ps, index + 2, r.endedAt());
-        Rows.setOptionalLong(ps, index + 3, r.endBalance());
     }
 }

@@ -2,6 +2,7 @@ package dev.pulseledger.ledger.db;
 
 import dev.pulseledger.ledger.core.Revocation;
 import dev.pulseledger.ledger.core.SlaPeriod;
+import dev.pulseledger.store.NamedSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,23 +16,27 @@ import java.util.Set;
  * V261), which of its grants were revoked and the new revocations ({@code grant_revocations}, V262).
  */
 final class SlaPeriodRows {
-    private static final String SELECT = "SELECT 1 FROM sla_periods WHERE account_id = ? AND period_start = ?";
-    private static final String INSERT = "INSERT INTO sla_periods (account_id, period_start, period_end, uptime,"
-            + " period_allowance, credit_percent, amount, grant_id, incidents, measured_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final NamedSql SELECT =
+            NamedSql.parse("SELECT 1 FROM sla_periods WHERE account_id = :account_id AND period_start = :period_start");
+    private static final NamedSql INSERT = NamedSql.parse("INSERT INTO sla_periods (account_id, period_start,"
+            + " period_end, uptime, period_allowance, credit_percent, amount, grant_id, incidents, measured_at)"
+            + " VALUES (:account_id, :period_start, :period_end, :uptime, :period_allowance, :credit_percent,"
+            + " :amount, :grant_id, :incidents, :measured_at)");
 
-    private static final String SELECT_REVOKED = "SELECT 1 FROM grant_revocations WHERE grant_id = ?";
-    private static final String INSERT_REVOCATION =
-            "INSERT INTO grant_revocations (grant_id, account_id, amount, revoked_at) VALUES (?, ?, ?, ?)";
+    private static final NamedSql SELECT_REVOKED =
+            NamedSql.parse("SELECT 1 FROM grant_revocations WHERE grant_id = :grant_id");
+    private static final NamedSql INSERT_REVOCATION =
+            NamedSql.parse("INSERT INTO grant_revocations (grant_id, account_id, amount, revoked_at)"
+                    + " VALUES (:grant_id, :account_id, :amount, :revoked_at)");
 
     private SlaPeriodRows() {}
 
     /** Those of {@code grantIds} that were revoked already (V262). */
     static Set<String> revoked(Connection connection, Set<String> grantIds) throws SQLException {
         Set<String> revoked = new HashSet<>();
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_REVOKED)) {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_REVOKED.sql())) {
             for (String grantId : grantIds) {
-                ps.setString(1, grantId);
+                SELECT_REVOKED.setString(ps, "grant_id", grantId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         revoked.add(grantId);
@@ -47,12 +52,12 @@ final class SlaPeriodRows {
         if (revocations.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_REVOCATION)) {
+        try (PreparedStatement ps = connection.prepareStatement(INSERT_REVOCATION.sql())) {
             for (Revocation revocation : revocations) {
-                ps.setString(1, revocation.grantId());
-                ps.setString(2, revocation.accountId());
-                ps.setLong(3, revocation.amount());
-                ps.setLong(4, revocation.at().toEpochMilli());
+                INSERT_REVOCATION.setString(ps, "grant_id", revocation.grantId());
+                INSERT_REVOCATION.setString(ps, "account_id", revocation.accountId());
+                INSERT_REVOCATION.setLong(ps, "amount", revocation.amount());
+                INSERT_REVOCATION.setLong(ps, "revoked_at", revocation.at().toEpochMilli());
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -65,10 +70,10 @@ final class SlaPeriodRows {
         if (keys.isEmpty()) {
             return measured;
         }
-        try (PreparedStatement ps = connection.prepareStatement(SELECT)) {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT.sql())) {
             for (SlaPeriod.Key key : keys) {
-                ps.setString(1, key.accountId());
-                ps.setLong(2, key.periodStart().toEpochMilli());
+                SELECT.setString(ps, "account_id", key.accountId());
+                SELECT.setLong(ps, "period_start", key.periodStart().toEpochMilli());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         measured.add(key);
@@ -84,18 +89,18 @@ final class SlaPeriodRows {
         if (periods.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
+        try (PreparedStatement ps = connection.prepareStatement(INSERT.sql())) {
             for (SlaPeriod period : periods) {
-                ps.setString(1, period.accountId());
-                ps.setLong(2, period.period().start().toEpochMilli());
-                ps.setLong(3, period.period().end().toEpochMilli());
-                ps.setDouble(4, period.uptime());
-                ps.setLong(5, period.periodAllowance());
-                ps.setInt(6, period.creditPercent());
-                ps.setLong(7, period.amount());
-                ps.setString(8, period.grantId().orElse(null));
-                ps.setString(9, String.join(",", period.incidentIds()));
-                ps.setLong(10, period.measuredAt().toEpochMilli());
+                INSERT.setString(ps, "account_id", period.accountId());
+                INSERT.setLong(ps, "period_start", period.period().start().toEpochMilli());
+                INSERT.setLong(ps, "period_end", period.period().end().toEpochMilli());
+                INSERT.setDouble(ps, "uptime", period.uptime());
+                INSERT.setLong(ps, "period_allowance", period.periodAllowance());
+                INSERT.setLong(ps, "credit_percent", period.creditPercent());
+                INSERT.setLong(ps, "amount", period.amount());
+                INSERT.setString(ps, "grant_id", period.grantId().orElse(null));
+                INSERT.setString(ps, "incidents", String.join(",", period.incidentIds()));
+                INSERT.setLong(ps, "measured_at", period.measuredAt().toEpochMilli());
                 ps.addBatch();
             }
             ps.executeBatch();

@@ -41,16 +41,21 @@ final class SqliteLedgerSql {
     static final NamedSql INSERT_LINE = NamedSql.parse(LedgerTables.LEDGER_ENTRIES.insert());
 
     /** The reservations a batch names, and their draws from grants: a statement each for the batch. */
-    static final String RESERVATIONS_OF_MANY =
-            "SELECT " + ReservationRows.COLUMNS + " FROM reservations WHERE id IN (SELECT value FROM json_each(?))";
+    static final NamedSql RESERVATIONS_OF_MANY = NamedSql.parse(
+            "SELECT " + ReservationRows.COLUMNS + " FROM reservations WHERE id IN (SELECT value FROM json_each(:ids))");
 
-    static final String DRAWS_OF_MANY = "SELECT " + ReservationRows.DRAW_COLUMNS
-            + " FROM spending_grants WHERE spending_id IN (SELECT value FROM json_each(?)) ORDER BY spending_id, grant_id";
+    static final NamedSql DRAWS_OF_MANY = NamedSql.parse("SELECT " + ReservationRows.DRAW_COLUMNS
+            + " FROM spending_grants WHERE spending_id IN (SELECT value FROM json_each(:ids))"
+            + " ORDER BY spending_id, grant_id");
 
-    /** Reservations are bound by position in {@link ReservationRows}, as PostgreSQL's are by array. */
-    static final NamedSql INSERT_RESERVATION = NamedSql.parse(ReservationRows.INSERT);
+    static final NamedSql INSERT_RESERVATION = NamedSql.parse(LedgerTables.RESERVATIONS.insert());
 
+    /** Ends a reservation that is still held; changes nothing otherwise. */
     static final NamedSql END_RESERVATION = NamedSql.parse(ReservationRows.END);
+
+    /** What an earlier draw from a grant returned. */
+    static final NamedSql RETURN_DRAW = NamedSql.parse(
+            "UPDATE spending_grants SET returned = :returned WHERE spending_id = :spending_id AND grant_id = :grant_id");
 
     private SqliteLedgerSql() {}
 }

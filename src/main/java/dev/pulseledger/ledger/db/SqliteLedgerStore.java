@@ -5,11 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.ledger.core.Allocation;
-import dev.pulseledger.ledger.core.BudgetWindow;
 import dev.pulseledger.ledger.core.ChangeSet;
 import dev.pulseledger.ledger.core.Grant;
 import dev.pulseledger.ledger.core.KeyCharge;
-import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.StateQuery;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.NamedSql;
@@ -19,7 +17,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -40,10 +37,9 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
 
     /** The write lock taken at BEGIN covers every account, so none is ever busy and {@code lockWait} is moot. */
     @Override
-    Map<String, LockedAccount> lockAccounts(
-            Connection connection, StateQuery query, Duration lockWait, Map<String, List<BudgetWindow>> budgets)
-            throws SQLException {
-        Map<String, LockedAccount> accounts = new HashMap<>();
+    LockedReads lockAndRead(Connection connection, StateQuery query, Duration lockWait) throws SQLException {
+        LockedReads reads = LockedReads.empty();
+        Map<String, LockedAccount> accounts = reads.accounts();
         String idArray = jsonArray(query.accountIds());
         try {
             PreparedStatement selectAccounts = statements.get(connection, SqliteLedgerSql.SELECT_MANY.sql());
@@ -55,60 +51,31 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
             PreparedStatement selectBudgets = statements.get(connection, KeyBudgetRows.OF_ACCOUNTS_SQLITE.sql());
             KeyBudgetRows.OF_ACCOUNTS_SQLITE.setString(selectBudgets, "ids", idArray);
             KeyBudgetRows.bindWindows(KeyBudgetRows.OF_ACCOUNTS_SQLITE, selectBudgets, query.now());
-            KeyBudgetRows.read(selectBudgets.executeQuery(), budgets);
+            KeyBudgetRows.read(selectBudgets.executeQuery(), reads.budgets());
+            if (!query.reservationIds().isEmpty()) {
+                readReservations(connection, query.reservationIds(), reads);
+            }
         } catch (SQLException | RuntimeException e) {
             statements.forget(connection);
             throw e;
         }
-        return accounts;
+        return reads;
     }
 
-    @Override
-    void readReservations(
-            Connection connection,
-            Collection<String> ids,
-            Map<String, Reservation> reservations,
-            Map<String, List<Allocation>> allocations)
-            throws SQLException {
-        String idArray = jsonArray(ids);
-        try {
-            Map<String, Reservation> named = new HashMap<>();
-            PreparedStatement rows = statements.get(connection, SqliteLedgerSql.RESERVATIONS_OF_MANY);
-            rows.setString(1, idArray);
-            ReservationRows.reservations(rows.executeQuery(), named);
-            PreparedStatement draws = statements.get(connection, SqliteLedgerSql.DRAWS_OF_MANY);
-            draws.setString(1, jsonArray(named.keySet()));
-            ReservationRows.draws(draws.executeQuery(), named.keySet(), allocations);
-            reservations.putAll(named);
-        } catch (SQLException | RuntimeException e) {
-            statements.forget(connection);
-            throw e;
-        }
-    }
-
-    /** With statements kept prepared, as the rest of the round's writes. */
-    @Override
-    void writeReservations(Connection connection, ChangeSet changes) throws SQLException {
-        try {
-            writeRows(
-                    connection,
-                    SqliteLedgerSql.INSERT_RESERVATION,
-                    changes.newReservations(),
-                    (sql, ps, r) -> ReservationRows.bindNew(ps, r));
-            ReservationRows.requireEachEndedOne(writeRows(
-                    connection,
-                    SqliteLedgerSql.END_RESERVATION,
-                    changes.endedReservations(),
-                    (sql, ps, r) -> ReservationRows.bindEnd(ps, r)));
-        } catch (SQLException | RuntimeException e) {
-            statements.forget(connection);
-            throw e;
-        }
+    private void readReservations(Connection connection, Collection<String> ids, LockedReads into) throws SQLException {
+        PreparedStatement rows = statements.get(connection, SqliteLedgerSql.RESERVATIONS_OF_MANY.sql());
+        SqliteLedgerSql.RESERVATIONS_OF_MANY.setString(rows, "ids", jsonArray(ids));
+        ReservationRows.reservations(rows.executeQuery(), into.reservations());
+        PreparedStatement draws = statements.get(connection, SqliteLedgerSql.DRAWS_OF_MANY.sql());
+        SqliteLedgerSql.DRAWS_OF_MANY.setString(
+                draws, "ids", jsonArray(into.reservations().keySet()));
+        ReservationRows.draws(draws.executeQuery(), into.reservations().keySet(), into.allocations());
     }
 
     /** In-process, a commit costs no round trip: the caller's commit ends the round. */
     @Override
-    void writeCommonChanges(Connection connection, ChangeSet changes, boolean endsRound) throws SQLException {
+    void writeRoundChanges(Connection connection, ChangeSet changes, List<Allocation> returned, boolean endsRound)
+            throws SQLException {
         try {
             writeRows(
                     connection,
@@ -165,6 +132,25 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setLong(ps, "created_at", changes.at().toEpochMilli());
                 sql.setString(ps, "pool", line.pool());
             });
+            writeRows(connection, SqliteLedgerSql.INSERT_RESERVATION, changes.newReservations(), (sql, ps, r) -> {
+                ReservationRows.bindEnd(sql, ps, r);
+                sql.setString(ps, "account_id", r.accountId());
+                sql.setLong(ps, "amount", r.amount());
+                sql.setLong(ps, "created_at", r.createdAt().toEpochMilli());
+                sql.setLong(ps, "expires_at", r.expiresAt().toEpochMilli());
+                sql.setString(ps, "pool", r.pool());
+                sql.setString(ps, "key_id", r.keyId().orElse(null));
+            });
+            ReservationRows.requireEachEndedOne(writeRows(
+                    connection,
+                    SqliteLedgerSql.END_RESERVATION,
+                    changes.endedReservations(),
+                    ReservationRows::bindEnd));
+            requireEachChangedOneRow(writeRows(connection, SqliteLedgerSql.RETURN_DRAW, returned, (sql, ps, draw) -> {
+                sql.setLong(ps, "returned", draw.returned());
+                sql.setString(ps, "spending_id", draw.spendingId());
+                sql.setString(ps, "grant_id", draw.grantId());
+            }));
         } catch (SQLException | RuntimeException e) {
             statements.forget(connection);
             throw e;

@@ -9,6 +9,7 @@ import dev.pulseledger.store.DatabaseUnavailableException;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.MicroBatcher;
 import dev.pulseledger.store.MicroBatcher.Job;
+import dev.pulseledger.store.NamedSql;
 import dev.pulseledger.store.PgArrays;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
@@ -41,18 +42,18 @@ public final class BalanceReader implements AutoCloseable {
             + " AND r.status = 'held' AND r.pool = 'default') AS held"
             + " FROM accounts a JOIN plans p ON p.id = a.plan_id";
     /** What the named pools of an account that has some hold (CONTRACT §14). */
-    private static final String HELD_BY_POOL = "SELECT pool, SUM(amount) AS held FROM reservations"
-            + " WHERE account_id = ? AND status = 'held' AND pool <> 'default' GROUP BY pool";
+    private static final NamedSql HELD_BY_POOL = NamedSql.parse("SELECT pool, SUM(amount) AS held FROM reservations"
+            + " WHERE account_id = :account_id AND status = 'held' AND pool <> 'default' GROUP BY pool");
     /** The account with its live grants, through their index on {@code grants.live}. */
     private static final String WITH_LIVE_GRANTS = COLUMNS + " LEFT JOIN grants g ON g.account_id = a.id AND g.live";
 
-    private static final String SELECT_ONE = WITH_LIVE_GRANTS + " WHERE a.id = ?";
+    private static final NamedSql SELECT_ONE = NamedSql.parse(WITH_LIVE_GRANTS + " WHERE a.id = :id");
     /**
      * PostgreSQL only, for a batch of more than one account. PostgreSQL plans a statement with an array
      * afresh each time (the plan for the array's real length looks cheaper than a kept one), so a batch
      * of one account, the usual batch of a busy caller, takes {@link #SELECT_ONE}, whose plan is kept.
      */
-    private static final String SELECT_MANY = WITH_LIVE_GRANTS + " WHERE a.id = ANY (?)";
+    private static final NamedSql SELECT_MANY = NamedSql.parse(WITH_LIVE_GRANTS + " WHERE a.id = ANY (:ids)");
 
     private static final int MAX_QUEUE_LENGTH = 10_000;
     private static final int MAX_BATCH_SIZE = 256;
@@ -107,8 +108,8 @@ public final class BalanceReader implements AutoCloseable {
             kept = current;
         }
         Optional<Balance> read = database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
-                ps.setString(1, accountId);
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE.sql())) {
+                SELECT_ONE.setString(ps, "id", accountId);
                 return Optional.ofNullable(views(connection, ps).get(accountId)).map(this::withBody);
             }
         });
@@ -123,11 +124,11 @@ public final class BalanceReader implements AutoCloseable {
         List<String> ids = batch.stream().map(Job::item).distinct().toList();
         boolean one = ids.size() == 1;
         Map<String, BalanceView> views = database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(one ? SELECT_ONE : SELECT_MANY)) {
+            try (PreparedStatement ps = connection.prepareStatement((one ? SELECT_ONE : SELECT_MANY).sql())) {
                 if (one) {
-                    ps.setString(1, ids.getFirst());
+                    SELECT_ONE.setString(ps, "id", ids.getFirst());
                 } else {
-                    ps.setArray(1, PgArrays.texts(connection, ids.stream()));
+                    SELECT_MANY.setArray(ps, "ids", PgArrays.texts(connection, ids.stream()));
                 }
                 return views(connection, ps);
             }
@@ -191,8 +192,8 @@ public final class BalanceReader implements AutoCloseable {
     private static BalanceView withHeldByPool(Connection connection, String accountId, BalanceView view)
             throws SQLException {
         BalanceView result = view;
-        try (PreparedStatement ps = connection.prepareStatement(HELD_BY_POOL)) {
-            ps.setString(1, accountId);
+        try (PreparedStatement ps = connection.prepareStatement(HELD_BY_POOL.sql())) {
+            HELD_BY_POOL.setString(ps, "account_id", accountId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String pool = rs.getString("pool");

@@ -2,12 +2,13 @@ package dev.pulseledger.ledger.read;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
-import java.sql.PreparedStatement;
+import dev.pulseledger.store.Sql;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /**
  * An account's credit grants as the console lists them (CONTRACT §13): operators' credits and SLA credits,
@@ -21,7 +22,8 @@ public final class CreditGrants {
             + " s.period_start, s.period_end, s.uptime, s.credit_percent, r.revoked_at FROM grants g"
             + " LEFT JOIN sla_periods s ON s.grant_id = g.id"
             + " LEFT JOIN grant_revocations r ON r.grant_id = g.id"
-            + " WHERE g.account_id = ? AND g.kind = 'credit' ORDER BY g.created_at DESC, g.id DESC LIMIT ?";
+            + " WHERE g.account_id = :account_id AND g.kind = 'credit'"
+            + " ORDER BY g.created_at DESC, g.id DESC LIMIT :limit";
 
     private final Database database;
 
@@ -46,32 +48,32 @@ public final class CreditGrants {
     /** The account's credit grants, newest first, at most {@link #MAX_LISTED}. */
     public List<CreditGrant> list(String accountId) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT)) {
-                ps.setString(1, accountId);
-                ps.setInt(2, MAX_LISTED);
-                List<CreditGrant> grants = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        Optional<Instant> periodStart = Rows.optionalInstant(rs, "period_start");
-                        grants.add(new CreditGrant(
-                                rs.getString("id"),
-                                rs.getString("pool"),
-                                rs.getLong("amount"),
-                                rs.getLong("remaining"),
-                                Rows.optionalInstant(rs, "expires_at"),
-                                Rows.instant(rs, "created_at"),
-                                periodStart.isEmpty()
-                                        ? Optional.empty()
-                                        : Optional.of(new SlaPeriod(
-                                                periodStart.get(),
-                                                Rows.instant(rs, "period_end"),
-                                                rs.getDouble("uptime"),
-                                                rs.getInt("credit_percent"))),
-                                Rows.optionalInstant(rs, "revoked_at")));
-                    }
-                }
-                return grants;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT)
+                        .bind("account_id", accountId)
+                        .bind("limit", MAX_LISTED)
+                        .map((rs, ctx) -> grant(rs))
+                        .list();
             }
         });
+    }
+
+    private static CreditGrant grant(ResultSet rs) throws SQLException {
+        Optional<Instant> periodStart = Rows.optionalInstant(rs, "period_start");
+        return new CreditGrant(
+                rs.getString("id"),
+                rs.getString("pool"),
+                rs.getLong("amount"),
+                rs.getLong("remaining"),
+                Rows.optionalInstant(rs, "expires_at"),
+                Rows.instant(rs, "created_at"),
+                periodStart.isEmpty()
+                        ? Optional.empty()
+                        : Optional.of(new SlaPeriod(
+                                periodStart.get(),
+                                Rows.instant(rs, "period_end"),
+                                rs.getDouble("uptime"),
+                                rs.getInt("credit_percent"))),
+                Rows.optionalInstant(rs, "revoked_at"));
     }
 }

@@ -4,12 +4,12 @@ import dev.pulseledger.accounts.Pools;
 import dev.pulseledger.ledger.core.BudgetWindow;
 import dev.pulseledger.ledger.db.KeyBudgetRows;
 import dev.pulseledger.store.Database;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import dev.pulseledger.store.Sql;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * Reads an account's past from its ledger: spending per period and the balance at an instant. Both
@@ -17,28 +17,29 @@ import java.util.Optional;
  */
 public final class LedgerHistory {
     /**
-     * Sums spend and revert lines per finer period ({@code created_at / ?}). A spending that drew on
+     * Sums spend and revert lines per finer period ({@code created_at / :row_millis}). A spending that drew on
      * several grants has several spend lines with one spending id, so spendings are counted by id.
      */
     private static final String USAGE_ROWS_OF = """
             SELECT period, SUM(spent) AS spent, SUM(reverted) AS reverted,
                    COUNT(DISTINCT spending) AS spendings
-            FROM (SELECT created_at / ? AS period,
+            FROM (SELECT created_at / :row_millis AS period,
                          CASE WHEN kind = 'spend' THEN -amount ELSE 0 END AS spent,
                          CASE WHEN kind = 'revert' THEN amount ELSE 0 END AS reverted,
                          CASE WHEN kind = 'spend' THEN spending_id END AS spending
                   FROM ledger_entries
-                  WHERE account_id = ? AND created_at >= ? AND created_at < ? AND kind IN ('spend', 'revert')%s) lines
+                  WHERE account_id = :account_id AND created_at >= :from AND created_at < :to
+                    AND kind IN ('spend', 'revert')%s) lines
             GROUP BY period
             """;
     /** The condition on one pool's spending (CONTRACT §14). */
-    private static final String OF_POOL = " AND pool = ?";
+    private static final String OF_POOL = " AND pool = :pool";
     /**
      * The condition on the spending of one key: the lines of the spendings it made (V271, CONTRACT §14), found
      * through the account's spendings (spendings_account_seq): spendings keep no index by key.
      */
     private static final String OF_KEY =
-            " AND spending_id IN (SELECT id FROM spendings WHERE account_id = ? AND key_id = ?)";
+            " AND spending_id IN (SELECT id FROM spendings WHERE account_id = :account_id AND key_id = :key_id)";
     /** The usage statement by its conditions: none, the pool's, the key's, both. */
     private static final List<String> USAGE_ROWS = List.of(
             USAGE_ROWS_OF.formatted(""),
@@ -48,15 +49,16 @@ public final class LedgerHistory {
 
     /** The account's named pools and its plan's. */
     private static final String POOLS = "SELECT a.pools, p.pools AS plan_pools FROM accounts a"
-            + " JOIN plans p ON p.id = a.plan_id WHERE a.id = ?";
+            + " JOIN plans p ON p.id = a.plan_id WHERE a.id = :account_id";
 
     /** The last line at or before the instant; lines of one commit share a time, so seq breaks ties. */
-    private static final String BALANCE_AT = "SELECT balance_after FROM ledger_entries WHERE account_id = ?"
-            + " AND created_at <= ? AND pool = 'default' ORDER BY created_at DESC, seq DESC LIMIT 1";
+    private static final String BALANCE_AT = "SELECT balance_after FROM ledger_entries"
+            + " WHERE account_id = :account_id AND created_at <= :at AND pool = 'default'"
+            + " ORDER BY created_at DESC, seq DESC LIMIT 1";
 
     /** The account's newest line: an account's lines are in time order, and seq orders a commit's (V181). */
     private static final String LATEST = "SELECT seq, balance_after, created_at FROM ledger_entries"
-            + " WHERE account_id = ? AND pool = 'default' ORDER BY created_at DESC, seq DESC LIMIT 1";
+            + " WHERE account_id = :account_id AND pool = 'default' ORDER BY created_at DESC, seq DESC LIMIT 1";
 
     /** The newest line of an account's ledger: its position, the balance it left, and when. */
     public record Head(long sequence, long balance, Instant at) {}
@@ -83,32 +85,22 @@ public final class LedgerHistory {
      */
     public UsageReport usage(String accountId, Optional<String> pool, Optional<String> keyId, UsageWindow window) {
         long rowMillis = window.granularity().rowMillis();
-        String sql = USAGE_ROWS.get((pool.isPresent() ? 1 : 0) + (keyId.isPresent() ? 2 : 0));
+        String statement = USAGE_ROWS.get((pool.isPresent() ? 1 : 0) + (keyId.isPresent() ? 2 : 0));
         List<UsageReport.Row> rows = database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
-                int i = 0;
-                ps.setLong(++i, rowMillis);
-                ps.setString(++i, accountId);
-                ps.setLong(++i, window.from().toEpochMilli());
-                ps.setLong(++i, window.to().toEpochMilli());
-                if (pool.isPresent()) {
-                    ps.setString(++i, pool.get());
-                }
-                if (keyId.isPresent()) {
-                    ps.setString(++i, accountId);
-                    ps.setString(++i, keyId.get());
-                }
-                List<UsageReport.Row> found = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        found.add(new UsageReport.Row(
+            try (Handle sql = Sql.on(connection)) {
+                Query query = sql.createQuery(statement)
+                        .bind("row_millis", rowMillis)
+                        .bind("account_id", accountId)
+                        .bind("from", window.from().toEpochMilli())
+                        .bind("to", window.to().toEpochMilli());
+                pool.ifPresent(name -> query.bind("pool", name));
+                keyId.ifPresent(id -> query.bind("key_id", id));
+                return query.map((rs, ctx) -> new UsageReport.Row(
                                 rs.getLong("period") * rowMillis,
                                 rs.getLong("spent"),
                                 rs.getLong("reverted"),
-                                rs.getLong("spendings")));
-                    }
-                }
-                return found;
+                                rs.getLong("spendings")))
+                        .list();
             }
         });
         return UsageReport.of(window, rows);
@@ -125,14 +117,15 @@ public final class LedgerHistory {
             return true;
         }
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(POOLS)) {
-                ps.setString(1, accountId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next()
-                            && (Pools.decodeNames(rs.getString("pools")).contains(pool)
-                                    || Pools.decodePlanPools(rs.getString("plan_pools"))
-                                            .containsKey(pool));
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(POOLS)
+                        .bind("account_id", accountId)
+                        .map((rs, ctx) ->
+                                Pools.decodeNames(rs.getString("pools")).contains(pool)
+                                        || Pools.decodePlanPools(rs.getString("plan_pools"))
+                                                .containsKey(pool))
+                        .findOne()
+                        .orElse(false);
             }
         });
     }
@@ -140,12 +133,13 @@ public final class LedgerHistory {
     /** The {@code default} pool's balance right after its last ledger line at or before {@code at}; 0 before the first. */
     public long balanceAt(String accountId, Instant at) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(BALANCE_AT)) {
-                ps.setString(1, accountId);
-                ps.setLong(2, at.toEpochMilli());
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? rs.getLong(1) : 0L;
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(BALANCE_AT)
+                        .bind("account_id", accountId)
+                        .bind("at", at.toEpochMilli())
+                        .mapTo(Long.class)
+                        .findOne()
+                        .orElse(0L);
             }
         });
     }
@@ -153,16 +147,14 @@ public final class LedgerHistory {
     /** The account's newest ledger line, or empty when it has none. */
     public Optional<Head> latest(String accountId) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(LATEST)) {
-                ps.setString(1, accountId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next()
-                            ? Optional.of(new Head(
-                                    rs.getLong("seq"),
-                                    rs.getLong("balance_after"),
-                                    Instant.ofEpochMilli(rs.getLong("created_at"))))
-                            : Optional.empty();
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(LATEST)
+                        .bind("account_id", accountId)
+                        .map((rs, ctx) -> new Head(
+                                rs.getLong("seq"),
+                                rs.getLong("balance_after"),
+                                Instant.ofEpochMilli(rs.getLong("created_at"))))
+                        .findOne();
             }
         });
     }

@@ -5,8 +5,7 @@ import dev.pulseledger.keys.BudgetPeriod;
 import dev.pulseledger.ledger.core.PlanChangeTiming;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
+import dev.pulseledger.store.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Checks the ledger invariants of CONTRACT §6, §7 and §8 on a live database, each in one statement so
@@ -161,15 +161,17 @@ public final class LedgerVerifier {
         // In one transaction: one snapshot, and PostgreSQL's driver streams a result set only inside one
         // (in autocommit it reads every row into memory first).
         database.runReadInTransaction(connection -> {
-            run(connection, BALANCES, LedgerVerifier::checkBalance, mismatches);
-            run(connection, REFUNDS, LedgerVerifier::checkSpending, mismatches);
-            run(connection, GRANTS, LedgerVerifier::checkGrant, mismatches);
-            run(connection, RESERVATIONS, LedgerVerifier::checkReservation, mismatches);
-            run(connection, ORPHANS, LedgerVerifier::reportOrphans, mismatches);
-            run(connection, SLA_CREDITS, LedgerVerifier::checkSlaCredit, mismatches);
-            run(connection, TWO_ALLOWANCES, LedgerVerifier::reportTwoAllowances, mismatches);
-            checkKeyBudgets(connection, mismatches);
-            run(connection, OVERLAPPING_ALLOWANCES, LedgerVerifier::reportOverlappingAllowance, mismatches);
+            try (Handle sql = Sql.on(connection)) {
+                run(sql, BALANCES, LedgerVerifier::checkBalance, mismatches);
+                run(sql, REFUNDS, LedgerVerifier::checkSpending, mismatches);
+                run(sql, GRANTS, LedgerVerifier::checkGrant, mismatches);
+                run(sql, RESERVATIONS, LedgerVerifier::checkReservation, mismatches);
+                run(sql, ORPHANS, LedgerVerifier::reportOrphans, mismatches);
+                run(sql, SLA_CREDITS, LedgerVerifier::checkSlaCredit, mismatches);
+                run(sql, TWO_ALLOWANCES, LedgerVerifier::reportTwoAllowances, mismatches);
+                checkKeyBudgets(sql, mismatches);
+                run(sql, OVERLAPPING_ALLOWANCES, LedgerVerifier::reportOverlappingAllowance, mismatches);
+            }
         });
         return mismatches;
     }
@@ -179,13 +181,13 @@ public final class LedgerVerifier {
             String accountId, String keyId, String pool, BudgetPeriod period, long tokens, Instant start) {}
 
     /** Sums each budget's use per window (CONTRACT §14): none may be above the budget. */
-    private static void checkKeyBudgets(Connection connection, List<Mismatch> mismatches) throws SQLException {
+    private static void checkKeyBudgets(Handle sql, List<Mismatch> mismatches) {
         Map<KeyWindow, Long> used = new TreeMap<>(Comparator.comparing(KeyWindow::keyId)
                 .thenComparing(KeyWindow::pool)
                 .thenComparing(KeyWindow::period)
                 .thenComparing(KeyWindow::start));
         run(
-                connection,
+                sql,
                 KEY_USE,
                 (rs, ignored) -> {
                     BudgetPeriod period =
@@ -211,16 +213,12 @@ public final class LedgerVerifier {
         });
     }
 
-    private static void run(Connection connection, String sql, Check check, List<Mismatch> mismatches)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setFetchSize(FETCH_SIZE);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    check.row(rs, mismatches);
-                }
-            }
-        }
+    /** Runs one check over its statement's rows, as they stream in. */
+    private static void run(Handle sql, String statement, Check check, List<Mismatch> mismatches) {
+        sql.createQuery(statement).setFetchSize(FETCH_SIZE).reduceResultSet(mismatches, (found, rs, ctx) -> {
+            check.row(rs, found);
+            return found;
+        });
     }
 
     private static void checkBalance(ResultSet rs, List<Mismatch> mismatches) throws SQLException {

@@ -5,14 +5,15 @@ import dev.pulseledger.accounts.SlaTerms;
 import dev.pulseledger.ledger.core.SlaMeasurement;
 import dev.pulseledger.status.history.StatusHistory;
 import dev.pulseledger.store.Database;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import dev.pulseledger.store.Sql;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Measures an account's period against its plan's SLA (CONTRACT §13): each service's time-weighted uptime
@@ -25,16 +26,17 @@ public final class SlaMeter {
 
     private static final String SELECT_INCIDENTS = "SELECT DISTINCT i.id, i.created_at FROM incidents i"
             + " JOIN incident_update_services s ON s.incident_id = i.id"
-            + " WHERE s.service_id = ? AND i.created_at < ? AND (i.resolved_at IS NULL OR i.resolved_at > ?)"
+            + " WHERE s.service_id = :service_id AND i.created_at < :to"
+            + " AND (i.resolved_at IS NULL OR i.resolved_at > :from)"
             + " ORDER BY i.created_at, i.id";
     /**
      * The {@code default} pool's allowance grants that started in the period: the renewal's, and the prorated
      * one of a plan change within it (CONTRACT §13); of a grant such a change ended early, what it gave before.
      */
-    private static final String SELECT_ALLOWANCE = "SELECT COALESCE(SUM(CASE WHEN expires_at < ?"
+    private static final String SELECT_ALLOWANCE = "SELECT COALESCE(SUM(CASE WHEN expires_at < :period_end"
             + " THEN amount - expired ELSE amount END), 0), COUNT(*) FROM grants"
-            + " WHERE account_id = ? AND kind = 'allowance' AND pool = 'default' AND period_start >= ?"
-            + " AND period_start < ?";
+            + " WHERE account_id = :account_id AND kind = 'allowance' AND pool = 'default'"
+            + " AND period_start >= :period_start AND period_start < :period_end";
 
     private final Database database;
     private final StatusHistory history;
@@ -82,15 +84,16 @@ public final class SlaMeter {
     public List<String> incidents(SlaTerms sla, Instant from, Instant to) {
         return database.read(connection -> {
             Set<String> ids = new LinkedHashSet<>();
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_INCIDENTS)) {
+            try (Handle sql = Sql.on(connection)) {
                 for (String serviceId : sla.services()) {
-                    ps.setString(1, serviceId);
-                    ps.setLong(2, to.toEpochMilli());
-                    ps.setLong(3, from.toEpochMilli());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next() && ids.size() < MAX_INCIDENTS) {
-                            ids.add(rs.getString(1));
-                        }
+                    try (Stream<String> found = sql
+                            .createQuery(SELECT_INCIDENTS)
+                            .bind("service_id", serviceId)
+                            .bind("to", to.toEpochMilli())
+                            .bind("from", from.toEpochMilli())
+                            .mapTo(String.class)
+                            .stream()) {
+                        found.takeWhile(id -> ids.size() < MAX_INCIDENTS).forEach(ids::add);
                     }
                 }
             }
@@ -101,15 +104,13 @@ public final class SlaMeter {
     /** The allowance the period granted, or {@code planAllowance} when it granted none (an idle period). */
     public long periodAllowance(String accountId, Period period, long planAllowance) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ALLOWANCE)) {
-                ps.setLong(1, period.end().toEpochMilli());
-                ps.setString(2, accountId);
-                ps.setLong(3, period.start().toEpochMilli());
-                ps.setLong(4, period.end().toEpochMilli());
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return rs.getLong(2) > 0 ? rs.getLong(1) : planAllowance;
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ALLOWANCE)
+                        .bind("period_end", period.end().toEpochMilli())
+                        .bind("account_id", accountId)
+                        .bind("period_start", period.start().toEpochMilli())
+                        .map((rs, ctx) -> rs.getLong(2) > 0 ? rs.getLong(1) : planAllowance)
+                        .one();
             }
         });
     }

@@ -5,12 +5,14 @@ import dev.pulseledger.accounts.SlaTerms;
 import dev.pulseledger.ledger.read.SlaMeter.Uptime;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
-import java.sql.PreparedStatement;
+import dev.pulseledger.store.Sql;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jdbi.v3.core.Handle;
 
 /**
  * What callers and operators read of SLA credits (CONTRACT §13): an account's credits, newest first, and
@@ -23,10 +25,10 @@ public final class SlaReports {
     public static final int MAX_PREVIEW_ACCOUNTS = 1000;
 
     private static final String SELECT_CREDITS = "SELECT grant_id, period_start, period_end, uptime, credit_percent,"
-            + " amount, incidents FROM sla_periods WHERE account_id = ? AND amount > 0"
-            + " ORDER BY period_start DESC LIMIT ?";
+            + " amount, incidents FROM sla_periods WHERE account_id = :account_id AND amount > 0"
+            + " ORDER BY period_start DESC LIMIT :limit";
     private static final String SELECT_PLAN_ACCOUNTS = "SELECT id, period_start, period_end, period_granted"
-            + " FROM accounts WHERE plan_id = ? AND period_start IS NOT NULL ORDER BY id LIMIT ?";
+            + " FROM accounts WHERE plan_id = :plan_id AND period_start IS NOT NULL ORDER BY id LIMIT :limit";
 
     private final Database database;
     private final SlaMeter meter;
@@ -59,26 +61,26 @@ public final class SlaReports {
     /** The account's SLA credits, newest first, at most {@link #MAX_CREDITS}. */
     public List<Credit> credits(String accountId) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_CREDITS)) {
-                ps.setString(1, accountId);
-                ps.setInt(2, MAX_CREDITS);
-                List<Credit> credits = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        String incidents = rs.getString("incidents");
-                        credits.add(new Credit(
-                                rs.getString("grant_id"),
-                                Rows.instant(rs, "period_start"),
-                                Rows.instant(rs, "period_end"),
-                                rs.getDouble("uptime"),
-                                rs.getInt("credit_percent"),
-                                rs.getLong("amount"),
-                                incidents.isEmpty() ? List.of() : Arrays.asList(incidents.split(",", -1))));
-                    }
-                }
-                return credits;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_CREDITS)
+                        .bind("account_id", accountId)
+                        .bind("limit", MAX_CREDITS)
+                        .map((rs, ctx) -> credit(rs))
+                        .list();
             }
         });
+    }
+
+    private static Credit credit(ResultSet rs) throws SQLException {
+        String incidents = rs.getString("incidents");
+        return new Credit(
+                rs.getString("grant_id"),
+                Rows.instant(rs, "period_start"),
+                Rows.instant(rs, "period_end"),
+                rs.getDouble("uptime"),
+                rs.getInt("credit_percent"),
+                rs.getLong("amount"),
+                incidents.isEmpty() ? List.of() : Arrays.asList(incidents.split(",", -1)));
     }
 
     /** The period from its start to {@code now}, measured against the SLA; {@code allowance} is what it granted. */
@@ -94,19 +96,15 @@ public final class SlaReports {
     public List<Preview> preview(String planId, SlaTerms sla, Instant now) {
         record Row(String accountId, Period period, long granted) {}
         List<Row> rows = database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_PLAN_ACCOUNTS)) {
-                ps.setString(1, planId);
-                ps.setInt(2, MAX_PREVIEW_ACCOUNTS);
-                List<Row> found = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        found.add(new Row(
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_PLAN_ACCOUNTS)
+                        .bind("plan_id", planId)
+                        .bind("limit", MAX_PREVIEW_ACCOUNTS)
+                        .map((rs, ctx) -> new Row(
                                 rs.getString("id"),
                                 new Period(Rows.instant(rs, "period_start"), Rows.instant(rs, "period_end")),
-                                rs.getLong("period_granted")));
-                    }
-                }
-                return found;
+                                rs.getLong("period_granted")))
+                        .list();
             }
         });
         List<Preview> previews = new ArrayList<>();

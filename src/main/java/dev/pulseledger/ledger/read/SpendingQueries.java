@@ -4,19 +4,19 @@ import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.ledger.db.SpendingRows;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Page;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.util.ArrayList;
+import dev.pulseledger.store.Sql;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /** SQL that reads spendings back for their owner. */
 public final class SpendingQueries {
     private static final String COLUMNS = SpendingRows.COLUMNS;
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM spendings WHERE id = ? AND account_id = ?";
+    private static final String SELECT_ONE =
+            "SELECT " + COLUMNS + " FROM spendings WHERE id = :id AND account_id = :account_id";
     /** A page of an account's spendings by keyset (public: the bench checks its plan at scale). */
-    public static final String SELECT_PAGE =
-            "SELECT " + COLUMNS + " FROM spendings WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
+    public static final String SELECT_PAGE = "SELECT " + COLUMNS
+            + " FROM spendings WHERE account_id = :account_id AND seq < :before_seq ORDER BY seq DESC LIMIT :limit";
 
     private final Database database;
 
@@ -27,12 +27,12 @@ public final class SpendingQueries {
     /** The spending, if it exists and belongs to the account. */
     public Optional<Spending> find(String accountId, String spendingId) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
-                ps.setString(1, spendingId);
-                ps.setString(2, accountId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(SpendingRows.spending(rs)) : Optional.empty();
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ONE)
+                        .bind("id", spendingId)
+                        .bind("account_id", accountId)
+                        .map((rs, ctx) -> SpendingRows.spending(rs))
+                        .findOne();
             }
         });
     }
@@ -40,16 +40,13 @@ public final class SpendingQueries {
     /** The account's spendings newest first, starting before sequence {@code beforeSeq}. */
     public Page<Spending> list(String accountId, long beforeSeq, int limit) {
         return database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
-                ps.setString(1, accountId);
-                ps.setLong(2, beforeSeq);
-                ps.setInt(3, limit + 1);
-                List<Sequenced> rows = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(new Sequenced(rs.getLong("seq"), SpendingRows.spending(rs)));
-                    }
-                }
+            try (Handle sql = Sql.on(connection)) {
+                List<Sequenced> rows = sql.createQuery(SELECT_PAGE)
+                        .bind("account_id", accountId)
+                        .bind("before_seq", beforeSeq)
+                        .bind("limit", limit + 1)
+                        .map((rs, ctx) -> new Sequenced(rs.getLong("seq"), SpendingRows.spending(rs)))
+                        .list();
                 Page<Sequenced> page = Page.of(rows, limit, row -> Long.toString(row.seq()));
                 return new Page<>(page.items().stream().map(Sequenced::spending).toList(), page.nextPosition());
             }

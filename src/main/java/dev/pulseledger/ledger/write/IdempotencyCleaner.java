@@ -2,9 +2,10 @@ package dev.pulseledger.ledger.write;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.ScheduledSweep;
-import java.sql.PreparedStatement;
+import dev.pulseledger.store.Sql;
 import java.time.Clock;
 import java.time.Duration;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Forgets idempotency records once their retention has passed. It deletes in small batches, each
@@ -17,7 +18,8 @@ public final class IdempotencyCleaner implements AutoCloseable {
             new ScheduledSweep.Limits(Duration.ofMinutes(1), 500, 20);
 
     private static final String DELETE_EXPIRED = "DELETE FROM idempotency_keys WHERE (account_id, key) IN"
-            + " (SELECT account_id, key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT ?)";
+            + " (SELECT account_id, key FROM idempotency_keys WHERE created_at < :cutoff"
+            + " ORDER BY created_at LIMIT :limit)";
 
     private final Database database;
     private final Clock clock;
@@ -47,10 +49,11 @@ public final class IdempotencyCleaner implements AutoCloseable {
     private int deleteExpired(int batchSize) {
         long cutoffMillis = clock.instant().minus(retention).toEpochMilli();
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(DELETE_EXPIRED)) {
-                ps.setLong(1, cutoffMillis);
-                ps.setInt(2, batchSize);
-                return ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(DELETE_EXPIRED)
+                        .bind("cutoff", cutoffMillis)
+                        .bind("limit", batchSize)
+                        .execute();
             }
         });
     }

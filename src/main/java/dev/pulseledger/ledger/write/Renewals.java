@@ -2,12 +2,11 @@ package dev.pulseledger.ledger.write;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.ScheduledSweep;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import dev.pulseledger.store.Sql;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import org.jdbi.v3.core.Handle;
 
 /**
  * The background sweep: brings accounts whose renewal or expiry is due up to date through the ledger
@@ -21,7 +20,8 @@ public final class Renewals implements AutoCloseable {
     public static final ScheduledSweep.Limits DEFAULT_LIMITS =
             new ScheduledSweep.Limits(Duration.ofSeconds(1), 200, 10);
 
-    private static final String SELECT_DUE = "SELECT id FROM accounts WHERE due_at <= ? ORDER BY due_at LIMIT ?";
+    private static final String SELECT_DUE =
+            "SELECT id FROM accounts WHERE due_at <= :now ORDER BY due_at LIMIT :limit";
 
     private final Database database;
     private final LedgerWriter ledger;
@@ -57,16 +57,12 @@ public final class Renewals implements AutoCloseable {
 
     private List<String> due(int batchSize) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_DUE)) {
-                ps.setLong(1, clock.millis());
-                ps.setInt(2, batchSize);
-                List<String> ids = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getString(1));
-                    }
-                }
-                return ids;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_DUE)
+                        .bind("now", clock.millis())
+                        .bind("limit", batchSize)
+                        .mapTo(String.class)
+                        .list();
             }
         });
     }

@@ -8,14 +8,14 @@ import dev.pulseledger.ledger.read.SlaMeter;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
 import dev.pulseledger.store.ScheduledSweep;
+import dev.pulseledger.store.Sql;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.jdbi.v3.core.Handle;
 
 /**
  * The SLA sweep (CONTRACT §13): after the renewal has moved an account on a plan with an SLA into a new
@@ -40,7 +40,7 @@ public final class SlaCredits implements AutoCloseable {
             + " WHERE p.sla IS NOT NULL AND a.period_start > a.period_anchor AND a.period_start > p.sla_since"
             + " AND NOT EXISTS (SELECT 1 FROM sla_periods s WHERE s.account_id = a.id"
             + " AND s.period_end >= a.period_start)"
-            + " ORDER BY a.id LIMIT ?";
+            + " ORDER BY a.id LIMIT :limit";
 
     private final Database database;
     private final LedgerWriter ledger;
@@ -121,12 +121,10 @@ public final class SlaCredits implements AutoCloseable {
 
     private List<Due> due(int batchSize) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_DUE)) {
-                ps.setInt(1, batchSize);
-                List<Due> due = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        due.add(new Due(
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_DUE)
+                        .bind("limit", batchSize)
+                        .map((rs, ctx) -> new Due(
                                 rs.getString("id"),
                                 Rows.instant(rs, "period_anchor"),
                                 Rows.instant(rs, "period_start"),
@@ -134,10 +132,8 @@ public final class SlaCredits implements AutoCloseable {
                                 rs.getLong("allowance"),
                                 SlaTerms.fromText(rs.getString("sla")),
                                 Rows.instant(rs, "sla_since"),
-                                Rows.optionalInstant(rs, "measured_until").orElse(Instant.EPOCH)));
-                    }
-                }
-                return due;
+                                Rows.optionalInstant(rs, "measured_until").orElse(Instant.EPOCH)))
+                        .list();
             }
         });
     }

@@ -41,8 +41,8 @@ class LedgerSqlColumnsTest {
             switch (store) {
                 case POSTGRESQL ->
                     statements.addAll(List.of(
-                            PostgresLedgerSql.WRITE.sql(),
-                            PostgresLedgerSql.LOCK_AND_READ_GRANTS.sql(),
+                            PostgresLedgerSql.write(true, true, true).sql(),
+                            PostgresLedgerSql.LOCK_AND_READ_RESERVATIONS.sql(),
                             PostgresLedgerSql.EXISTING.sql()));
                 case SQLITE ->
                     statements.addAll(List.of(
@@ -52,7 +52,10 @@ class LedgerSqlColumnsTest {
                             SqliteLedgerSql.UPDATE_LIVE_GRANT.sql(),
                             SqliteLedgerSql.UPDATE_GRANT_AND_LIVENESS.sql(),
                             SqliteLedgerSql.INSERT_ALLOCATION.sql(),
-                            SqliteLedgerSql.INSERT_LINE.sql()));
+                            SqliteLedgerSql.INSERT_LINE.sql(),
+                            SqliteLedgerSql.INSERT_RESERVATION.sql(),
+                            SqliteLedgerSql.END_RESERVATION.sql(),
+                            SqliteLedgerSql.RETURN_DRAW.sql()));
             }
             int checked = 0;
             for (String sql : statements) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.ledger.core.CreditResult;
+import dev.pulseledger.ledger.core.Decision;
 import dev.pulseledger.ledger.core.LedgerCommand;
 import dev.pulseledger.ledger.core.LedgerCore;
 import dev.pulseledger.ledger.core.LedgerOutcome;
@@ -175,6 +176,52 @@ class LedgerStoreTest {
                             .findValuesAsText("reservationId"))
                     .containsExactly(ids.get(3), ids.get(2), ids.get(1), ids.get(0));
             assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    /**
+     * A round that ends a reservation which was no longer held (a decision on a stale read, which the account
+     * lock prevents) fails and writes none of its rows, on PostgreSQL even though its commit travels in the
+     * same round trip as its writes.
+     */
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aRoundThatEndsAReservationNoLongerHeldWritesNothing(TestStore store) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl());
+                Database database = LedgerAudit.open(node.databaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            String hold = Ids.reservation();
+            round(
+                    database,
+                    List.of(new LedgerCommand.Reserve(
+                            caller.accountId(), 100, Duration.ofMinutes(30), Optional.empty(), hold)));
+            List<LedgerCommand<?>> release = List.of(new LedgerCommand.Release(caller.accountId(), hold));
+            LedgerStore ledger = LedgerStore.forDatabase(database, silentOutbox(database), accessChanges(database));
+            Decision released = ledger.round(
+                    StateQuery.of(release, false, now),
+                    Duration.ZERO,
+                    state -> LedgerCore.decide(state, release, now, Ids::grant));
+            assertThat(released.outcomes()).singleElement().isInstanceOf(ReleaseResult.Released.class);
+            long lines = lineCount(node.databaseUrl(), caller.accountId());
+
+            assertThatThrownBy(() -> ledger.round(StateQuery.of(release, false, now), Duration.ZERO, state -> released))
+                    .hasStackTraceContaining("A reservation ended twice");
+
+            assertThat(lineCount(node.databaseUrl(), caller.accountId())).isEqualTo(lines);
+            assertThat(node.caller(caller.key()).balance()).isEqualTo(1000);
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    private static long lineCount(String databaseUrl, String accountId) throws SQLException {
+        try (Connection connection = DriverManager.getConnection(databaseUrl);
+                PreparedStatement ps =
+                        connection.prepareStatement("SELECT count(*) FROM ledger_entries WHERE account_id = ?")) {
+            ps.setString(1, accountId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         }
     }
 
