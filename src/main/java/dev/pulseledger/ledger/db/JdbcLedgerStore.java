@@ -24,6 +24,7 @@ import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.ledger.core.StateQuery;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.NamedSql;
 import dev.pulseledger.store.Rows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -68,38 +69,42 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
      */
     static final String LIVE_GRANTS = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.live";
 
-    private static final String SELECT_SPENDING =
-            "SELECT " + SpendingRows.COLUMNS + ", grant_id FROM spendings WHERE id = ?";
-    private static final String SELECT_ALLOCATIONS =
-            "SELECT " + ReservationRows.DRAW_COLUMNS + " FROM spending_grants WHERE spending_id = ?";
-    private static final String SELECT_GRANT = "SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.id = ?";
-    private static final String SELECT_SPEND_BALANCE =
-            "SELECT balance_after FROM ledger_entries WHERE spending_id = ? AND kind = 'spend'";
-    private static final String SELECT_IDEMPOTENCY =
-            "SELECT amount, outcome, spending_id, balance, created_at, detail FROM idempotency_keys"
-                    + " WHERE account_id = ? AND key = ?";
+    private static final NamedSql SELECT_SPENDING =
+            NamedSql.parse("SELECT " + SpendingRows.COLUMNS + ", grant_id FROM spendings WHERE id = :id");
+    private static final NamedSql SELECT_ALLOCATIONS = NamedSql.parse(
+            "SELECT " + ReservationRows.DRAW_COLUMNS + " FROM spending_grants WHERE spending_id = :spending_id");
+    private static final NamedSql SELECT_GRANT =
+            NamedSql.parse("SELECT " + GrantRows.COLUMNS + " FROM grants g WHERE g.id = :id");
+    private static final NamedSql SELECT_SPEND_BALANCE = NamedSql.parse(
+            "SELECT balance_after FROM ledger_entries WHERE spending_id = :spending_id AND kind = 'spend'");
+    private static final NamedSql SELECT_IDEMPOTENCY =
+            NamedSql.parse("SELECT amount, outcome, spending_id, balance, created_at, detail FROM idempotency_keys"
+                    + " WHERE account_id = :account_id AND key = :key");
     /**
      * The allowance grants of an account changing plan now (CONTRACT §13) that have not expired or that started
      * in its current period, spent ones too: the change ends each of them, and a new grant's start must not
      * be one of theirs.
      */
-    private static final String SELECT_PERIOD_ALLOWANCES = "SELECT " + GrantRows.COLUMNS + " FROM grants g"
-            + " WHERE g.account_id = ? AND g.kind = 'allowance' AND (g.expires_at > ? OR g.period_start >= ?)";
+    private static final NamedSql SELECT_PERIOD_ALLOWANCES = NamedSql.parse("SELECT " + GrantRows.COLUMNS
+            + " FROM grants g WHERE g.account_id = :account_id AND g.kind = 'allowance'"
+            + " AND (g.expires_at > :now OR g.period_start >= :period_start)");
 
-    private static final String SELECT_PLAN =
-            "SELECT id, allowance, period, rollover, pools AS plan_pools FROM plans WHERE id = ?";
-    private static final String INSERT_ACCOUNT =
+    private static final NamedSql SELECT_PLAN =
+            NamedSql.parse("SELECT id, allowance, period, rollover, pools AS plan_pools FROM plans WHERE id = :id");
+    private static final NamedSql INSERT_ACCOUNT = NamedSql.parse(
             "INSERT INTO accounts (id, name, plan_id, balance, status, created_at, period_anchor, due_at)"
-                    + " VALUES (?, ?, ?, 0, ?, ?, ?, ?)";
-    private static final String UPDATE_PERIOD = "UPDATE accounts SET plan_id = ?, period_anchor = ?,"
-            + " period_start = ?, period_end = ?, period_granted = ?, due_at = ?, pending_plan_id = ?, pending_at = ?"
-            + " WHERE id = ?";
-    private static final String UPDATE_POOLS = "UPDATE accounts SET pools = ? WHERE id = ?";
-    private static final String MARK_REVERTED = "UPDATE spendings SET status = ?, reverted_amount = ?, reverted_at = ?"
-            + " WHERE id = ? AND reverted_amount < ?";
-    private static final String INSERT_IDEMPOTENCY =
-            "INSERT INTO idempotency_keys (account_id, key, amount, outcome, spending_id, balance,"
-                    + " created_at, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+                    + " VALUES (:id, :name, :plan_id, 0, :status, :created_at, :created_at, :created_at)");
+    private static final NamedSql UPDATE_PERIOD = NamedSql.parse("UPDATE accounts SET plan_id = :plan_id,"
+            + " period_anchor = :period_anchor, period_start = :period_start, period_end = :period_end,"
+            + " period_granted = :period_granted, due_at = :due_at, pending_plan_id = :pending_plan_id,"
+            + " pending_at = :pending_at WHERE id = :id");
+    private static final NamedSql UPDATE_POOLS = NamedSql.parse("UPDATE accounts SET pools = :pools WHERE id = :id");
+    private static final NamedSql MARK_REVERTED = NamedSql.parse("UPDATE spendings SET status = :status,"
+            + " reverted_amount = :reverted_amount, reverted_at = :reverted_at"
+            + " WHERE id = :id AND reverted_amount < :reverted_amount");
+    private static final NamedSql INSERT_IDEMPOTENCY = NamedSql.parse(
+            "INSERT INTO idempotency_keys (account_id, key, amount, outcome, spending_id, balance, created_at, detail)"
+                    + " VALUES (:account_id, :key, :amount, :outcome, :spending_id, :balance, :created_at, :detail)");
 
     private final Database database;
     private final Outbox outbox;
@@ -248,9 +253,9 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             readPeriodAllowances(connection, locked.get(accountId), query.now());
         }
         if (query.landedSpends()) {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_SPEND_BALANCE)) {
+            try (PreparedStatement ps = connection.prepareStatement(SELECT_SPEND_BALANCE.sql())) {
                 for (String id : spendings.keySet()) {
-                    ps.setString(1, id);
+                    SELECT_SPEND_BALANCE.setString(ps, "spending_id", id);
                     try (ResultSet rs = ps.executeQuery()) {
                         if (rs.next()) {
                             landedSpendBalances.put(id, rs.getLong(1));
@@ -282,9 +287,9 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             Map<String, List<Allocation>> allocations,
             Set<String> paidByOneGrant)
             throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_SPENDING)) {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_SPENDING.sql())) {
             for (String id : query.spendingIds()) {
-                ps.setString(1, id);
+                SELECT_SPENDING.setString(ps, "id", id);
                 Spending spending;
                 @Nullable String soleGrant;
                 try (ResultSet rs = ps.executeQuery()) {
@@ -308,8 +313,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
 
     /** What the spending or reservation {@code id} drew from each grant. */
     static List<Allocation> allocations(Connection connection, String id) throws SQLException {
-        try (PreparedStatement drawn = connection.prepareStatement(SELECT_ALLOCATIONS)) {
-            drawn.setString(1, id);
+        try (PreparedStatement drawn = connection.prepareStatement(SELECT_ALLOCATIONS.sql())) {
+            SELECT_ALLOCATIONS.setString(drawn, "spending_id", id);
             List<Allocation> list = new ArrayList<>();
             try (ResultSet rs = drawn.executeQuery()) {
                 while (rs.next()) {
@@ -343,8 +348,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         if (known) {
             return;
         }
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_GRANT)) {
-            ps.setString(1, grantId);
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_GRANT.sql())) {
+            SELECT_GRANT.setString(ps, "id", grantId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     Grant grant = GrantRows.grant(rs).orElseThrow();
@@ -363,10 +368,10 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         if (query.idempotencyScopes().isEmpty()) {
             return records;
         }
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_IDEMPOTENCY)) {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_IDEMPOTENCY.sql())) {
             for (IdempotencyScope scope : query.idempotencyScopes()) {
-                ps.setString(1, scope.accountId());
-                ps.setString(2, scope.key());
+                SELECT_IDEMPOTENCY.setString(ps, "account_id", scope.accountId());
+                SELECT_IDEMPOTENCY.setString(ps, "key", scope.key());
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         records.put(
@@ -404,11 +409,14 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         }
         Set<String> known = new HashSet<>();
         account.grants().forEach(g -> known.add(g.id()));
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_PERIOD_ALLOWANCES)) {
-            ps.setString(1, account.account().id());
-            ps.setLong(2, now.toEpochMilli());
-            ps.setLong(
-                    3, account.account().period().map(Period::start).orElse(now).toEpochMilli());
+        NamedSql sql = SELECT_PERIOD_ALLOWANCES;
+        try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
+            sql.setString(ps, "account_id", account.account().id());
+            sql.setLong(ps, "now", now.toEpochMilli());
+            sql.setLong(
+                    ps,
+                    "period_start",
+                    account.account().period().map(Period::start).orElse(now).toEpochMilli());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Grant grant = GrantRows.grant(rs).orElseThrow();
@@ -425,9 +433,9 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         if (planIds.isEmpty()) {
             return plans;
         }
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_PLAN)) {
+        try (PreparedStatement ps = connection.prepareStatement(SELECT_PLAN.sql())) {
             for (String id : planIds) {
-                ps.setString(1, id);
+                SELECT_PLAN.setString(ps, "id", id);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         plans.put(id, planTerms(rs, id));
@@ -440,15 +448,14 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
 
     private void write(Connection connection, ChangeSet changes, Set<String> paidByOneGrant) throws SQLException {
         if (!changes.newAccounts().isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(INSERT_ACCOUNT)) {
+            NamedSql sql = INSERT_ACCOUNT;
+            try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
                 for (Account account : changes.newAccounts()) {
-                    ps.setString(1, account.id());
-                    ps.setString(2, account.name());
-                    ps.setString(3, account.planId());
-                    ps.setString(4, account.status().wire());
-                    ps.setLong(5, account.createdAt().toEpochMilli());
-                    ps.setLong(6, account.createdAt().toEpochMilli());
-                    ps.setLong(7, account.createdAt().toEpochMilli());
+                    sql.setString(ps, "id", account.id());
+                    sql.setString(ps, "name", account.name());
+                    sql.setString(ps, "plan_id", account.planId());
+                    sql.setString(ps, "status", account.status().wire());
+                    sql.setLong(ps, "created_at", account.createdAt().toEpochMilli());
                     ps.addBatch();
                 }
                 ps.executeBatch();
@@ -476,32 +483,37 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
                 && changes.budgetUse().isEmpty();
         writeRoundChanges(connection, changes, returned, endsRound);
         if (!changes.periods().isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(UPDATE_PERIOD)) {
+            NamedSql sql = UPDATE_PERIOD;
+            try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
                 for (AccountPeriod period : changes.periods()) {
-                    ps.setString(1, period.planId());
-                    ps.setLong(2, period.anchor().toEpochMilli());
-                    Rows.setOptionalInstant(ps, 3, period.period().map(Period::start));
-                    Rows.setOptionalInstant(ps, 4, period.period().map(Period::end));
-                    ps.setLong(5, period.periodGranted());
-                    ps.setLong(6, period.dueAt().toEpochMilli());
-                    ps.setString(
-                            7,
+                    sql.setString(ps, "plan_id", period.planId());
+                    sql.setLong(ps, "period_anchor", period.anchor().toEpochMilli());
+                    sql.setNullableLong(
+                            ps, "period_start", epochMillis(period.period().map(Period::start)));
+                    sql.setNullableLong(
+                            ps, "period_end", epochMillis(period.period().map(Period::end)));
+                    sql.setLong(ps, "period_granted", period.periodGranted());
+                    sql.setLong(ps, "due_at", period.dueAt().toEpochMilli());
+                    sql.setString(
+                            ps,
+                            "pending_plan_id",
                             period.pendingChange()
                                     .map(PendingPlanChange::planId)
                                     .orElse(null));
-                    Rows.setOptionalInstant(ps, 8, period.pendingChange().map(PendingPlanChange::at));
-                    ps.setString(9, period.accountId());
+                    sql.setNullableLong(
+                            ps, "pending_at", epochMillis(period.pendingChange().map(PendingPlanChange::at)));
+                    sql.setString(ps, "id", period.accountId());
                     ps.addBatch();
                 }
                 ps.executeBatch();
             }
         }
         if (!changes.accountPools().isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(UPDATE_POOLS)) {
+            try (PreparedStatement ps = connection.prepareStatement(UPDATE_POOLS.sql())) {
                 for (Map.Entry<String, Set<String>> pools :
                         changes.accountPools().entrySet()) {
-                    ps.setString(1, Pools.encodeNames(pools.getValue()));
-                    ps.setString(2, pools.getKey());
+                    UPDATE_POOLS.setString(ps, "pools", Pools.encodeNames(pools.getValue()));
+                    UPDATE_POOLS.setString(ps, "id", pools.getKey());
                     ps.addBatch();
                 }
                 ps.executeBatch();
@@ -514,13 +526,16 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             }
         }
         if (!reverted.isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(MARK_REVERTED)) {
+            NamedSql sql = MARK_REVERTED;
+            try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
                 for (Spending spending : reverted) {
-                    ps.setString(1, status(spending));
-                    ps.setLong(2, spending.revertedAmount());
-                    ps.setLong(3, spending.revertedAt().orElseThrow().toEpochMilli());
-                    ps.setString(4, spending.id());
-                    ps.setLong(5, spending.revertedAmount());
+                    sql.setString(ps, "status", status(spending));
+                    sql.setLong(ps, "reverted_amount", spending.revertedAmount());
+                    sql.setLong(
+                            ps,
+                            "reverted_at",
+                            spending.revertedAt().orElseThrow().toEpochMilli());
+                    sql.setString(ps, "id", spending.id());
                     ps.addBatch();
                 }
                 requireEachChangedOneRow(ps.executeBatch());
@@ -538,16 +553,17 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         if (records.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_IDEMPOTENCY)) {
+        NamedSql sql = INSERT_IDEMPOTENCY;
+        try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
             for (IdempotencyRecord record : records) {
-                ps.setString(1, record.accountId());
-                ps.setString(2, record.key());
-                ps.setLong(3, record.amount());
-                ps.setString(4, record.outcome());
-                ps.setString(5, record.subjectId().orElse(null));
-                ps.setLong(6, record.balance());
-                ps.setLong(7, record.createdAt().toEpochMilli());
-                ps.setLong(8, record.detail());
+                sql.setString(ps, "account_id", record.accountId());
+                sql.setString(ps, "key", record.key());
+                sql.setLong(ps, "amount", record.amount());
+                sql.setString(ps, "outcome", record.outcome());
+                sql.setString(ps, "spending_id", record.subjectId().orElse(null));
+                sql.setLong(ps, "balance", record.balance());
+                sql.setLong(ps, "created_at", record.createdAt().toEpochMilli());
+                sql.setLong(ps, "detail", record.detail());
                 ps.addBatch();
             }
             ps.executeBatch();

@@ -31,10 +31,10 @@ public final class ReservationRows {
     /** What a spending or a reservation drew from each grant (spending_grants), in the order the key keeps. */
     static final String DRAW_COLUMNS = "spending_id, grant_id, amount, returned";
 
-    private static final String SELECT_DUE =
-            "SELECT " + COLUMNS + " FROM reservations WHERE account_id = ? AND status = 'held' AND expires_at <= ?";
-    private static final String SELECT_NEXT_DUE =
-            "SELECT MIN(expires_at) AS next_expiry FROM reservations WHERE account_id = ? AND status = 'held' AND expires_at > ?";
+    private static final NamedSql SELECT_DUE = NamedSql.parse("SELECT " + COLUMNS
+            + " FROM reservations WHERE account_id = :account_id AND status = 'held' AND expires_at <= :now");
+    private static final NamedSql SELECT_NEXT_DUE = NamedSql.parse("SELECT MIN(expires_at) AS next_expiry"
+            + " FROM reservations WHERE account_id = :account_id AND status = 'held' AND expires_at > :now");
     /** Ends a reservation, by id, that is still held. */
     static final String END = "UPDATE reservations SET status = :status, settled_amount = :settled_amount,"
             + " spending_id = :spending_id, ended_at = :ended_at, end_balance = :end_balance"
@@ -55,14 +55,14 @@ public final class ReservationRows {
             Map<String, List<Allocation>> allocations)
             throws SQLException {
         Map<String, Reservation> due = new HashMap<>();
-        try (PreparedStatement held = connection.prepareStatement(SELECT_DUE);
-                PreparedStatement next = connection.prepareStatement(SELECT_NEXT_DUE)) {
+        try (PreparedStatement held = connection.prepareStatement(SELECT_DUE.sql());
+                PreparedStatement next = connection.prepareStatement(SELECT_NEXT_DUE.sql())) {
             for (String accountId : dueAccounts) {
-                held.setString(1, accountId);
-                held.setLong(2, now.toEpochMilli());
+                SELECT_DUE.setString(held, "account_id", accountId);
+                SELECT_DUE.setLong(held, "now", now.toEpochMilli());
                 reservations(held.executeQuery(), due);
-                next.setString(1, accountId);
-                next.setLong(2, now.toEpochMilli());
+                SELECT_NEXT_DUE.setString(next, "account_id", accountId);
+                SELECT_NEXT_DUE.setLong(next, "now", now.toEpochMilli());
                 try (ResultSet rs = next.executeQuery()) {
                     Optional<Instant> expiry = rs.next() ? Rows.optionalInstant(rs, "next_expiry") : Optional.empty();
                     holdsDueAfter.put(accountId, expiry.orElse(Instant.MAX));

@@ -2,13 +2,12 @@ package dev.pulseledger.status.groups;
 
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
+import dev.pulseledger.store.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /** SQL for service groups. Deleting one leaves its services ungrouped (the foreign key sets them null). */
 public final class ServiceGroupStore {
@@ -16,15 +15,15 @@ public final class ServiceGroupStore {
     public static final int MAX_GROUPS = 200;
 
     private static final String COLUMNS = "id, name, position, created_at, updated_at";
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM service_groups WHERE id = ?";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM service_groups WHERE id = :id";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM service_groups ORDER BY position, id";
     private static final String COUNT = "SELECT COUNT(*) FROM service_groups";
-    private static final String SERVICE_EXISTS = "SELECT 1 FROM services WHERE id = ?";
-    private static final String INSERT =
-            "INSERT INTO service_groups (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
+    private static final String SERVICE_EXISTS = "SELECT 1 FROM services WHERE id = :id";
+    private static final String INSERT = "INSERT INTO service_groups (" + COLUMNS
+            + ") VALUES (:id, :name, :position, :created_at, :updated_at)" + " ON CONFLICT (id) DO NOTHING";
     private static final String UPDATE =
-            "UPDATE service_groups SET name = ?, position = ?, updated_at = ? WHERE id = ?";
-    private static final String DELETE = "DELETE FROM service_groups WHERE id = ?";
+            "UPDATE service_groups SET name = :name, position = :position, updated_at = :updated_at WHERE id = :id";
+    private static final String DELETE = "DELETE FROM service_groups WHERE id = :id";
 
     /** Outcome of creating a group. */
     public enum Create {
@@ -45,52 +44,67 @@ public final class ServiceGroupStore {
      */
     public Create create(ServiceGroup group) {
         return database.inTransaction(connection -> {
-            if (exists(connection, SERVICE_EXISTS, group.id())) {
-                return Create.ID_TAKEN;
-            }
-            if (count(connection) >= MAX_GROUPS) {
-                return Create.LIMIT_REACHED;
-            }
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                ps.setString(1, group.id());
-                ps.setString(2, group.name());
-                ps.setInt(3, group.position());
-                ps.setLong(4, group.createdAt().toEpochMilli());
-                ps.setLong(5, group.updatedAt().toEpochMilli());
-                return ps.executeUpdate() == 1 ? Create.CREATED : Create.ID_TAKEN;
+            try (Handle sql = Sql.on(connection)) {
+                if (serviceExists(sql, group.id())) {
+                    return Create.ID_TAKEN;
+                }
+                if (sql.createQuery(COUNT).mapTo(Integer.class).one() >= MAX_GROUPS) {
+                    return Create.LIMIT_REACHED;
+                }
+                return insert(sql, group) ? Create.CREATED : Create.ID_TAKEN;
             }
         });
+    }
+
+    private static boolean serviceExists(Handle sql, String id) {
+        return sql.createQuery(SERVICE_EXISTS)
+                .bind("id", id)
+                .mapTo(Integer.class)
+                .findOne()
+                .isPresent();
+    }
+
+    private static boolean insert(Handle sql, ServiceGroup group) {
+        return sql.createUpdate(INSERT)
+                        .bind("id", group.id())
+                        .bind("name", group.name())
+                        .bind("position", group.position())
+                        .bind("created_at", group.createdAt().toEpochMilli())
+                        .bind("updated_at", group.updatedAt().toEpochMilli())
+                        .execute()
+                == 1;
     }
 
     /** Writes the group's name and position; false when there is no such group. */
     public boolean update(ServiceGroup group) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(UPDATE)) {
-                ps.setString(1, group.name());
-                ps.setInt(2, group.position());
-                ps.setLong(3, group.updatedAt().toEpochMilli());
-                ps.setString(4, group.id());
-                return ps.executeUpdate() == 1;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(UPDATE)
+                                .bind("name", group.name())
+                                .bind("position", group.position())
+                                .bind("updated_at", group.updatedAt().toEpochMilli())
+                                .bind("id", group.id())
+                                .execute()
+                        == 1;
             }
         });
     }
 
     public boolean delete(String id) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
-                ps.setString(1, id);
-                return ps.executeUpdate() == 1;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(DELETE).bind("id", id).execute() == 1;
             }
         });
     }
 
     public Optional<ServiceGroup> find(String id) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ONE)) {
-                ps.setString(1, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(group(rs)) : Optional.empty();
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ONE)
+                        .bind("id", id)
+                        .map((rs, ctx) -> group(rs))
+                        .findOne();
             }
         });
     }
@@ -98,34 +112,13 @@ public final class ServiceGroupStore {
     /** Every group in its order. */
     public List<ServiceGroup> all() {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ALL)) {
-                ps.setMaxRows(MAX_GROUPS);
-                try (ResultSet rs = ps.executeQuery()) {
-                    List<ServiceGroup> groups = new ArrayList<>();
-                    while (rs.next()) {
-                        groups.add(group(rs));
-                    }
-                    return groups;
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ALL)
+                        .setMaxRows(MAX_GROUPS)
+                        .map((rs, ctx) -> group(rs))
+                        .list();
             }
         });
-    }
-
-    private static boolean exists(Connection connection, String sql, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    private static int count(Connection connection) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(COUNT);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
-        }
     }
 
     private static ServiceGroup group(ResultSet rs) throws SQLException {

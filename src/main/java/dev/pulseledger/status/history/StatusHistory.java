@@ -5,16 +5,16 @@ import dev.pulseledger.status.services.StatusSource;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.store.Rows;
+import dev.pulseledger.store.Sql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 
 /** Reads the status history of services: the operator's change log, and uptime computed from it. */
 public final class StatusHistory {
@@ -22,12 +22,12 @@ public final class StatusHistory {
     static final int MAX_CHANGES_PER_REPORT = 100_000;
 
     private static final String CHANGE_COLUMNS =
-            "seq, service_id, from_status, to_status, source_type, source_id," + " changed_at";
-    private static final String SELECT_SERVICE = "SELECT status, created_at, updated_at FROM services WHERE id = ?";
+            "seq, service_id, from_status, to_status, source_type, source_id, changed_at";
+    private static final String SELECT_SERVICE = "SELECT status, created_at, updated_at FROM services WHERE id = :id";
     private static final String SELECT_SINCE = "SELECT " + CHANGE_COLUMNS
-            + " FROM status_changes WHERE service_id = ? AND changed_at >= ? ORDER BY changed_at, seq";
+            + " FROM status_changes WHERE service_id = :service_id AND changed_at >= :from ORDER BY changed_at, seq";
     private static final String SELECT_PAGE = "SELECT " + CHANGE_COLUMNS
-            + " FROM status_changes WHERE service_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?";
+            + " FROM status_changes WHERE service_id = :service_id AND seq < :before_seq ORDER BY seq DESC LIMIT :limit";
 
     private final Database database;
 
@@ -57,39 +57,33 @@ public final class StatusHistory {
     /** What uptime needs of a service: its creation, its status now and its changes since {@code from}. */
     private record History(Instant createdAt, ServiceStatus status, List<StatusChange> changes) {}
 
-    private static Optional<History> history(Connection connection, String serviceId, Instant from)
-            throws SQLException {
-        Optional<Existence> service = existence(connection, serviceId);
-        if (service.isEmpty()) {
-            return Optional.empty();
-        }
-        List<StatusChange> changes = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_SINCE)) {
-            ps.setMaxRows(MAX_CHANGES_PER_REPORT);
-            ps.setString(1, serviceId);
-            ps.setLong(2, from.toEpochMilli());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    changes.add(change(rs));
-                }
+    private static Optional<History> history(Connection connection, String serviceId, Instant from) {
+        try (Handle sql = Sql.on(connection)) {
+            Optional<Existence> service = existence(sql, serviceId);
+            if (service.isEmpty()) {
+                return Optional.empty();
             }
+            List<StatusChange> changes = sql.createQuery(SELECT_SINCE)
+                    .setMaxRows(MAX_CHANGES_PER_REPORT)
+                    .bind("service_id", serviceId)
+                    .bind("from", from.toEpochMilli())
+                    .map((rs, ctx) -> change(rs))
+                    .list();
+            return Optional.of(
+                    new History(service.get().createdAt(), service.get().status(), changes));
         }
-        return Optional.of(new History(service.get().createdAt(), service.get().status(), changes));
     }
 
     /** The service's changes newest first, starting before sequence {@code beforeSeq}. */
     public Page<StatusChange> changes(String serviceId, long beforeSeq, int limit) {
         return database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
-                ps.setString(1, serviceId);
-                ps.setLong(2, beforeSeq);
-                ps.setInt(3, limit + 1);
-                List<Sequenced> rows = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(new Sequenced(rs.getLong("seq"), change(rs)));
-                    }
-                }
+            try (Handle sql = Sql.on(connection)) {
+                List<Sequenced> rows = sql.createQuery(SELECT_PAGE)
+                        .bind("service_id", serviceId)
+                        .bind("before_seq", beforeSeq)
+                        .bind("limit", limit + 1)
+                        .map((rs, ctx) -> new Sequenced(rs.getLong("seq"), change(rs)))
+                        .list();
                 Page<Sequenced> page = Page.of(rows, limit, row -> Long.toString(row.seq()));
                 return new Page<>(page.items().stream().map(Sequenced::change).toList(), page.nextPosition());
             }
@@ -101,17 +95,13 @@ public final class StatusHistory {
     /** What uptime needs of the service itself. */
     private record Existence(ServiceStatus status, Instant createdAt) {}
 
-    private static Optional<Existence> existence(Connection connection, String serviceId) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_SERVICE)) {
-            ps.setString(1, serviceId);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                Instant createdAt = Rows.optionalInstant(rs, "created_at").orElse(Rows.instant(rs, "updated_at"));
-                return Optional.of(new Existence(status(rs.getString("status")), createdAt));
-            }
-        }
+    private static Optional<Existence> existence(Handle sql, String serviceId) {
+        return sql.createQuery(SELECT_SERVICE)
+                .bind("id", serviceId)
+                .map((rs, ctx) -> new Existence(
+                        status(rs.getString("status")),
+                        Rows.optionalInstant(rs, "created_at").orElse(Rows.instant(rs, "updated_at"))))
+                .findOne();
     }
 
     private static StatusChange change(ResultSet rs) throws SQLException {

@@ -11,8 +11,8 @@ import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.store.Rows;
+import dev.pulseledger.store.Sql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -28,6 +28,9 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jspecify.annotations.Nullable;
 
 /**
  * SQL for incidents and their timelines. An update and the service statuses it names are written in
@@ -41,38 +44,46 @@ public final class IncidentStore {
     public static final int MAX_ACTIVE = 50;
 
     private static final String COLUMNS = "seq, id, title, impact, status, created_at, updated_at, resolved_at";
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM incidents WHERE id = ?";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM incidents WHERE id = :id";
     private static final String SELECT_PAGE =
-            "SELECT " + COLUMNS + " FROM incidents WHERE seq < ? ORDER BY seq DESC LIMIT ?";
+            "SELECT " + COLUMNS + " FROM incidents WHERE seq < :before_seq ORDER BY seq DESC LIMIT :limit";
 
     /** Drafts (CONTRACT §16) are for operators only until published. */
     private static final String NOT_DRAFT = "NOT EXISTS (SELECT 1 FROM incident_drafts d WHERE d.incident_id = i.id)";
 
     /** Incidents callers see: not drafts, and naming no service or at least one public service. */
-    private static final String SELECT_PUBLIC_PAGE = "SELECT " + COLUMNS + " FROM incidents i WHERE seq < ? AND "
-            + NOT_DRAFT + " AND ("
-            + "NOT EXISTS (SELECT 1 FROM incident_update_services s WHERE s.incident_id = i.id)"
-            + " OR EXISTS (SELECT 1 FROM incident_update_services s JOIN services v ON v.id = s.service_id"
-            + " WHERE s.incident_id = i.id AND v.public)) ORDER BY seq DESC LIMIT ?";
+    private static final String SELECT_PUBLIC_PAGE =
+            "SELECT " + COLUMNS + " FROM incidents i WHERE seq < :before_seq AND "
+                    + NOT_DRAFT + " AND ("
+                    + "NOT EXISTS (SELECT 1 FROM incident_update_services s WHERE s.incident_id = i.id)"
+                    + " OR EXISTS (SELECT 1 FROM incident_update_services s JOIN services v ON v.id = s.service_id"
+                    + " WHERE s.incident_id = i.id AND v.public)) ORDER BY seq DESC LIMIT :limit";
 
     private static final String SELECT_ACTIVE = "SELECT " + COLUMNS
-            + " FROM incidents i WHERE status <> 'resolved' AND " + NOT_DRAFT + " ORDER BY seq DESC LIMIT ?";
-    private static final String INSERT_DRAFT = "INSERT INTO incident_drafts (incident_id) VALUES (?)";
-    private static final String DELETE_DRAFT = "DELETE FROM incident_drafts WHERE incident_id = ?";
-    private static final String IS_DRAFT = "SELECT 1 FROM incident_drafts WHERE incident_id = ?";
+            + " FROM incidents i WHERE status <> 'resolved' AND " + NOT_DRAFT + " ORDER BY seq DESC LIMIT :limit";
+    private static final String INSERT_DRAFT = "INSERT INTO incident_drafts (incident_id) VALUES (:incident_id)";
+    private static final String DELETE_DRAFT = "DELETE FROM incident_drafts WHERE incident_id = :incident_id";
+    private static final String IS_DRAFT = "SELECT 1 FROM incident_drafts WHERE incident_id = :incident_id";
     private static final String SELECT_DRAFTS = "SELECT incident_id FROM incident_drafts";
     private static final int MAX_DRAFTS_LISTED = 1000;
     private static final String INSERT = "INSERT INTO incidents (id, title, impact, status, created_at, updated_at,"
-            + " resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
-    private static final String UPDATE_STATE =
-            "UPDATE incidents SET status = ?, updated_at = ?, resolved_at = ? WHERE id = ?";
-    private static final String UPDATE_TEXT = "UPDATE incidents SET title = ?, impact = ?, updated_at = ? WHERE id = ?";
-    private static final String DELETE = "DELETE FROM incidents WHERE id = ?";
-    private static final String INSERT_UPDATE =
-            "INSERT INTO incident_updates (id, incident_id, status, message," + " created_at) VALUES (?, ?, ?, ?, ?)";
+            + " resolved_at) VALUES (:id, :title, :impact, :status, :at, :at, :resolved_at)";
+    private static final String UPDATE_STATE = "UPDATE incidents SET status = :status, updated_at = :updated_at,"
+            + " resolved_at = :resolved_at WHERE id = :id";
+    private static final String UPDATE_TEXT =
+            "UPDATE incidents SET title = :title, impact = :impact, updated_at = :updated_at WHERE id = :id";
+    private static final String DELETE = "DELETE FROM incidents WHERE id = :id";
+    private static final String INSERT_UPDATE = "INSERT INTO incident_updates (id, incident_id, status, message,"
+            + " created_at) VALUES (:id, :incident_id, :status, :message, :created_at)";
     private static final String INSERT_UPDATE_SERVICE = "INSERT INTO incident_update_services (update_id,"
-            + " incident_id, service_id, status) VALUES (?, ?, ?, ?)";
-    private static final String COUNT_UPDATES = "SELECT COUNT(*) FROM incident_updates WHERE incident_id = ?";
+            + " incident_id, service_id, status) VALUES (:update_id, :incident_id, :service_id, :status)";
+    private static final String COUNT_UPDATES =
+            "SELECT COUNT(*) FROM incident_updates WHERE incident_id = :incident_id";
+    // <ids>: one placeholder per incident of a page (at most a page size), bound as a list.
+    private static final String SELECT_UPDATE_SERVICES =
+            "SELECT update_id, service_id, status FROM incident_update_services WHERE incident_id IN (<ids>)";
+    private static final String SELECT_UPDATES = "SELECT id, incident_id, status, message, created_at"
+            + " FROM incident_updates WHERE incident_id IN (<ids>) ORDER BY seq DESC";
     private static final String SELECT_PUBLIC_SERVICES = "SELECT id FROM services WHERE public";
 
     /** What a new incident or update says. */
@@ -118,18 +129,20 @@ public final class IncidentStore {
     /** Publishes a draft: callers see it from now on, and {@code incident.created} is sent. */
     public Publish publish(String incidentId, Instant at) {
         return database.inTransaction(connection -> {
-            Optional<Incident> current = load(connection, selectForUpdate, incidentId);
-            if (current.isEmpty()) {
-                return Publish.NOT_FOUND;
-            }
-            try (PreparedStatement ps = connection.prepareStatement(DELETE_DRAFT)) {
-                ps.setString(1, incidentId);
-                if (ps.executeUpdate() == 0) {
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Incident> current = load(sql, selectForUpdate, incidentId);
+                if (current.isEmpty()) {
+                    return Publish.NOT_FOUND;
+                }
+                if (sql.createUpdate(DELETE_DRAFT)
+                                .bind("incident_id", incidentId)
+                                .execute()
+                        == 0) {
                     return Publish.NOT_A_DRAFT;
                 }
+                outbox.append(connection, List.of(event(sql, current.get(), true)), at);
+                return Publish.PUBLISHED;
             }
-            outbox.append(connection, List.of(event(connection, current.get(), true)), at);
-            return Publish.PUBLISHED;
         });
     }
 
@@ -143,16 +156,12 @@ public final class IncidentStore {
     /** The ids of the drafts, for operators' listings. */
     public Set<String> draftIds() {
         return database.read(connection -> {
-            Set<String> ids = new HashSet<>();
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_DRAFTS)) {
-                ps.setMaxRows(MAX_DRAFTS_LISTED);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getString(1));
-                    }
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return new HashSet<>(sql.createQuery(SELECT_DRAFTS)
+                        .setMaxRows(MAX_DRAFTS_LISTED)
+                        .mapTo(String.class)
+                        .list());
             }
-            return ids;
         });
     }
 
@@ -169,30 +178,27 @@ public final class IncidentStore {
             return new IncidentWrite.UnknownServices(unknown);
         }
         String id = Ids.incident();
-        try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-            ps.setString(1, id);
-            ps.setString(2, title);
-            ps.setString(3, impact.wire());
-            ps.setString(4, first.status().wire());
-            ps.setLong(5, first.at().toEpochMilli());
-            ps.setLong(6, first.at().toEpochMilli());
-            Rows.setOptionalInstant(ps, 7, resolvedAt(first, Optional.empty()));
-            ps.executeUpdate();
-        }
-        if (draft) {
-            try (PreparedStatement ps = connection.prepareStatement(INSERT_DRAFT)) {
-                ps.setString(1, id);
-                ps.executeUpdate();
+        try (Handle sql = Sql.on(connection)) {
+            sql.createUpdate(INSERT)
+                    .bind("id", id)
+                    .bind("title", title)
+                    .bind("impact", impact.wire())
+                    .bind("status", first.status().wire())
+                    .bind("at", first.at().toEpochMilli())
+                    .bind("resolved_at", millis(resolvedAt(first, Optional.empty())))
+                    .execute();
+            if (draft) {
+                sql.createUpdate(INSERT_DRAFT).bind("incident_id", id).execute();
             }
+            List<NewEvent> events = writeUpdate(connection, sql, id, first, locked);
+            Incident incident = load(sql, SELECT_ONE, id).orElseThrow();
+            if (!draft) {
+                events.add(event(sql, incident, true));
+            }
+            outbox.append(connection, events, first.at());
+            notices.record(connection, StatusNotice.of(EventType.STATUS_INCIDENT_CREATED, incident), first.at());
+            return new IncidentWrite.Written(incident);
         }
-        List<NewEvent> events = writeUpdate(connection, id, first, locked);
-        Incident incident = load(connection, SELECT_ONE, id).orElseThrow();
-        if (!draft) {
-            events.add(event(connection, incident, true));
-        }
-        outbox.append(connection, events, first.at());
-        notices.record(connection, StatusNotice.of(EventType.STATUS_INCIDENT_CREATED, incident), first.at());
-        return new IncidentWrite.Written(incident);
     }
 
     /** Adds an update to the timeline; the incident takes its status. */
@@ -202,11 +208,22 @@ public final class IncidentStore {
 
     /** As {@link #addUpdate(String, Change)}, on the caller's transaction (beats that return). */
     public IncidentWrite addUpdate(Connection connection, String incidentId, Change change) throws SQLException {
-        Optional<Incident> current = load(connection, selectForUpdate, incidentId);
+        try (Handle sql = Sql.on(connection)) {
+            return addUpdate(connection, sql, incidentId, change);
+        }
+    }
+
+    private IncidentWrite addUpdate(Connection connection, Handle sql, String incidentId, Change change)
+            throws SQLException {
+        Optional<Incident> current = load(sql, selectForUpdate, incidentId);
         if (current.isEmpty()) {
             return new IncidentWrite.NotFound();
         }
-        if (countUpdates(connection, incidentId) >= MAX_UPDATES) {
+        if (sql.createQuery(COUNT_UPDATES)
+                        .bind("incident_id", incidentId)
+                        .mapTo(Integer.class)
+                        .one()
+                >= MAX_UPDATES) {
             return new IncidentWrite.TooManyUpdates();
         }
         Map<String, Service> locked = new HashMap<>();
@@ -214,16 +231,15 @@ public final class IncidentStore {
         if (!unknown.isEmpty()) {
             return new IncidentWrite.UnknownServices(unknown);
         }
-        try (PreparedStatement ps = connection.prepareStatement(UPDATE_STATE)) {
-            ps.setString(1, change.status().wire());
-            ps.setLong(2, change.at().toEpochMilli());
-            Rows.setOptionalInstant(ps, 3, resolvedAt(change, current.get().resolvedAt()));
-            ps.setString(4, incidentId);
-            ps.executeUpdate();
-        }
-        List<NewEvent> events = writeUpdate(connection, incidentId, change, locked);
-        Incident incident = load(connection, SELECT_ONE, incidentId).orElseThrow();
-        events.add(event(connection, incident, false));
+        sql.createUpdate(UPDATE_STATE)
+                .bind("status", change.status().wire())
+                .bind("updated_at", change.at().toEpochMilli())
+                .bind("resolved_at", millis(resolvedAt(change, current.get().resolvedAt())))
+                .bind("id", incidentId)
+                .execute();
+        List<NewEvent> events = writeUpdate(connection, sql, incidentId, change, locked);
+        Incident incident = load(sql, SELECT_ONE, incidentId).orElseThrow();
+        events.add(event(sql, incident, false));
         outbox.append(connection, events, change.at());
         boolean resolvedNow =
                 change.status() == IncidentStatus.RESOLVED && current.get().status() != IncidentStatus.RESOLVED;
@@ -236,74 +252,71 @@ public final class IncidentStore {
     public Optional<Incident> edit(
             String incidentId, Optional<String> title, Optional<IncidentImpact> impact, Instant at) {
         return database.inTransaction(connection -> {
-            Optional<Incident> current = load(connection, selectForUpdate, incidentId);
-            if (current.isEmpty()) {
-                return Optional.empty();
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Incident> current = load(sql, selectForUpdate, incidentId);
+                if (current.isEmpty()) {
+                    return Optional.empty();
+                }
+                sql.createUpdate(UPDATE_TEXT)
+                        .bind("title", title.orElse(current.get().title()))
+                        .bind("impact", impact.orElse(current.get().impact()).wire())
+                        .bind("updated_at", at.toEpochMilli())
+                        .bind("id", incidentId)
+                        .execute();
+                Incident incident = load(sql, SELECT_ONE, incidentId).orElseThrow();
+                outbox.append(connection, List.of(event(sql, incident, false)), at);
+                return Optional.of(incident);
             }
-            try (PreparedStatement ps = connection.prepareStatement(UPDATE_TEXT)) {
-                ps.setString(1, title.orElse(current.get().title()));
-                ps.setString(2, impact.orElse(current.get().impact()).wire());
-                ps.setLong(3, at.toEpochMilli());
-                ps.setString(4, incidentId);
-                ps.executeUpdate();
-            }
-            Incident incident = load(connection, SELECT_ONE, incidentId).orElseThrow();
-            outbox.append(connection, List.of(event(connection, incident, false)), at);
-            return Optional.of(incident);
         });
     }
 
     /** Removes the incident and its timeline; the services keep their statuses and their history. */
     public boolean delete(String incidentId) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
-                ps.setString(1, incidentId);
-                return ps.executeUpdate() == 1;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(DELETE).bind("id", incidentId).execute() == 1;
             }
         });
     }
 
     public Optional<Incident> find(String incidentId) {
-        return database.read(connection -> load(connection, SELECT_ONE, incidentId));
+        return database.read(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                return load(sql, SELECT_ONE, incidentId);
+            }
+        });
     }
 
     /** Incidents newest first, starting before sequence {@code beforeSeq}; only those callers see when asked. */
     public Page<Incident> page(long beforeSeq, int limit, boolean callersOnly) {
         return database.readMayLag(connection -> {
-            List<Row> rows = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(callersOnly ? SELECT_PUBLIC_PAGE : SELECT_PAGE)) {
-                ps.setLong(1, beforeSeq);
-                ps.setInt(2, limit + 1);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(row(rs));
-                    }
-                }
+            try (Handle sql = Sql.on(connection)) {
+                List<Row> rows = sql.createQuery(callersOnly ? SELECT_PUBLIC_PAGE : SELECT_PAGE)
+                        .bind("before_seq", beforeSeq)
+                        .bind("limit", limit + 1)
+                        .map((rs, ctx) -> row(rs))
+                        .list();
+                Page<Row> page = Page.of(rows, limit, row -> Long.toString(row.seq()));
+                return new Page<>(withTimelines(sql, page.items()), page.nextPosition());
             }
-            Page<Row> page = Page.of(rows, limit, row -> Long.toString(row.seq()));
-            return new Page<>(withTimelines(connection, page.items()), page.nextPosition());
         });
     }
 
     /** Unresolved incidents, newest first, at most {@link #MAX_ACTIVE}. */
     public List<Incident> active() {
         return database.readMayLag(connection -> {
-            List<Row> rows = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ACTIVE)) {
-                ps.setInt(1, MAX_ACTIVE);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        rows.add(row(rs));
-                    }
-                }
+            try (Handle sql = Sql.on(connection)) {
+                List<Row> rows = sql.createQuery(SELECT_ACTIVE)
+                        .bind("limit", MAX_ACTIVE)
+                        .map((rs, ctx) -> row(rs))
+                        .list();
+                return withTimelines(sql, rows);
             }
-            return withTimelines(connection, rows);
         });
     }
 
     /** Locks the named services in id order (so concurrent writers never wait on each other in a cycle). */
-    private List<String> lockServices(Connection connection, Set<String> ids, Map<String, Service> locked)
-            throws SQLException {
+    private List<String> lockServices(Connection connection, Set<String> ids, Map<String, Service> locked) {
         List<String> unknown = new ArrayList<>();
         for (String id : new TreeSet<>(ids)) {
             Optional<Service> service = services.findForUpdate(connection, id);
@@ -317,34 +330,34 @@ public final class IncidentStore {
     }
 
     private List<NewEvent> writeUpdate(
-            Connection connection, String incidentId, Change change, Map<String, Service> locked) throws SQLException {
+            Connection connection, Handle sql, String incidentId, Change change, Map<String, Service> locked) {
         String updateId = Ids.incidentUpdate();
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_UPDATE)) {
-            ps.setString(1, updateId);
-            ps.setString(2, incidentId);
-            ps.setString(3, change.status().wire());
-            ps.setString(4, change.message());
-            ps.setLong(5, change.at().toEpochMilli());
-            ps.executeUpdate();
-        }
+        sql.createUpdate(INSERT_UPDATE)
+                .bind("id", updateId)
+                .bind("incident_id", incidentId)
+                .bind("status", change.status().wire())
+                .bind("message", change.message())
+                .bind("created_at", change.at().toEpochMilli())
+                .execute();
         List<NewEvent> events = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_UPDATE_SERVICE)) {
-            for (Map.Entry<String, ServiceStatus> entry : change.services().entrySet()) {
-                ps.setString(1, updateId);
-                ps.setString(2, incidentId);
-                ps.setString(3, entry.getKey());
-                ps.setString(4, entry.getValue().wire());
-                ps.addBatch();
-                services.changeStatus(
-                                connection,
-                                // lockServices found every service of the change, or the change was refused.
-                                Objects.requireNonNull(locked.get(entry.getKey()), entry.getKey()),
-                                entry.getValue(),
-                                StatusSource.incident(incidentId),
-                                change.at())
-                        .ifPresent(events::add);
-            }
-            ps.executeBatch();
+        PreparedBatch batch = sql.prepareBatch(INSERT_UPDATE_SERVICE);
+        for (Map.Entry<String, ServiceStatus> entry : change.services().entrySet()) {
+            batch.bind("update_id", updateId)
+                    .bind("incident_id", incidentId)
+                    .bind("service_id", entry.getKey())
+                    .bind("status", entry.getValue().wire())
+                    .add();
+            services.changeStatus(
+                            connection,
+                            // lockServices found every service of the change, or the change was refused.
+                            Objects.requireNonNull(locked.get(entry.getKey()), entry.getKey()),
+                            entry.getValue(),
+                            StatusSource.incident(incidentId),
+                            change.at())
+                    .ifPresent(events::add);
+        }
+        if (batch.size() > 0) {
+            batch.execute();
         }
         return events;
     }
@@ -356,50 +369,34 @@ public final class IncidentStore {
         return before.isPresent() ? before : Optional.of(change.at());
     }
 
-    private static int countUpdates(Connection connection, String incidentId) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(COUNT_UPDATES)) {
-            ps.setString(1, incidentId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
+    /** An instant as the epoch millis the tables keep; null when absent. */
+    private static @Nullable Long millis(Optional<Instant> instant) {
+        return instant.map(Instant::toEpochMilli).orElse(null);
+    }
+
+    private static boolean isDraft(Handle sql, String incidentId) {
+        return sql.createQuery(IS_DRAFT)
+                .bind("incident_id", incidentId)
+                .mapTo(Integer.class)
+                .findOne()
+                .isPresent();
     }
 
     /** The incident's event, carrying what callers may see of it. */
-    private static boolean isDraft(Connection connection, String incidentId) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(IS_DRAFT)) {
-            ps.setString(1, incidentId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    private static NewEvent event(Connection connection, Incident incident, boolean created) throws SQLException {
-        Set<String> publicServices = new HashSet<>();
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_PUBLIC_SERVICES);
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                publicServices.add(rs.getString(1));
-            }
-        }
-        boolean visible = incident.isVisibleWith(publicServices) && !isDraft(connection, incident.id());
+    private static NewEvent event(Handle sql, Incident incident, boolean created) {
+        Set<String> publicServices = new HashSet<>(
+                sql.createQuery(SELECT_PUBLIC_SERVICES).mapTo(String.class).list());
+        boolean visible = incident.isVisibleWith(publicServices) && !isDraft(sql, incident.id());
         StatusJson.IncidentBody json = StatusJson.incident(incident.restrictedTo(publicServices));
         return created ? NewEvent.incidentCreated(json, visible) : NewEvent.incidentUpdated(json, visible);
     }
 
-    private Optional<Incident> load(Connection connection, String sql, String incidentId) throws SQLException {
-        Optional<Row> row;
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, incidentId);
-            try (ResultSet rs = ps.executeQuery()) {
-                row = rs.next() ? Optional.of(row(rs)) : Optional.empty();
-            }
-        }
-        return row.isEmpty()
-                ? Optional.empty()
-                : Optional.of(withTimelines(connection, List.of(row.get())).getFirst());
+    private static Optional<Incident> load(Handle sql, String select, String incidentId) {
+        return sql.createQuery(select)
+                .bind("id", incidentId)
+                .map((rs, ctx) -> row(rs))
+                .findOne()
+                .map(row -> withTimelines(sql, List.of(row)).getFirst());
     }
 
     /** An incident's own columns, before its timeline is read. */
@@ -426,46 +423,39 @@ public final class IncidentStore {
     }
 
     /** Reads the timelines of {@code rows} in two queries, whatever their number. */
-    private static List<Incident> withTimelines(Connection connection, List<Row> rows) throws SQLException {
+    private static List<Incident> withTimelines(Handle sql, List<Row> rows) {
         if (rows.isEmpty()) {
             return List.of();
         }
-        // One placeholder per incident of the page (at most a page size): only the count comes from here.
-        String placeholders = String.join(", ", Collections.nCopies(rows.size(), "?"));
+        List<String> ids = rows.stream().map(Row::id).toList();
         Map<String, SortedMap<String, ServiceStatus>> servicesByUpdate = new HashMap<>();
-        try (PreparedStatement ps = connection.prepareStatement("SELECT update_id, service_id, status FROM"
-                + " incident_update_services WHERE incident_id IN (" + placeholders + ")")) {
-            bindIds(ps, rows);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    servicesByUpdate
-                            .computeIfAbsent(rs.getString("update_id"), k -> new TreeMap<>())
-                            .put(
-                                    rs.getString("service_id"),
-                                    ServiceStatus.fromWire(rs.getString("status"))
-                                            .orElse(ServiceStatus.UNKNOWN));
-                }
-            }
-        }
+        sql.createQuery(SELECT_UPDATE_SERVICES)
+                .bindList("ids", ids)
+                .map((rs, ctx) -> new UpdateService(
+                        rs.getString("update_id"),
+                        rs.getString("service_id"),
+                        ServiceStatus.fromWire(rs.getString("status")).orElse(ServiceStatus.UNKNOWN)))
+                .forEach(service -> servicesByUpdate
+                        .computeIfAbsent(service.updateId(), k -> new TreeMap<>())
+                        .put(service.serviceId(), service.status()));
         Map<String, List<IncidentUpdate>> updatesByIncident = new HashMap<>();
-        try (PreparedStatement ps = connection.prepareStatement("SELECT id, incident_id, status, message, created_at"
-                + " FROM incident_updates WHERE incident_id IN (" + placeholders + ") ORDER BY seq DESC")) {
-            bindIds(ps, rows);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
+        sql.createQuery(SELECT_UPDATES)
+                .bindList("ids", ids)
+                .map((rs, ctx) -> {
                     String updateId = rs.getString("id");
-                    updatesByIncident
-                            .computeIfAbsent(rs.getString("incident_id"), k -> new ArrayList<>())
-                            .add(new IncidentUpdate(
+                    return Map.entry(
+                            rs.getString("incident_id"),
+                            new IncidentUpdate(
                                     updateId,
                                     IncidentStatus.fromWire(rs.getString("status"))
                                             .orElseThrow(),
                                     rs.getString("message"),
                                     servicesByUpdate.getOrDefault(updateId, new TreeMap<>()),
                                     Rows.instant(rs, "created_at")));
-                }
-            }
-        }
+                })
+                .forEach(update -> updatesByIncident
+                        .computeIfAbsent(update.getKey(), k -> new ArrayList<>())
+                        .add(update.getValue()));
         return rows.stream()
                 .map(row -> new Incident(
                         row.id(),
@@ -479,9 +469,6 @@ public final class IncidentStore {
                 .toList();
     }
 
-    private static void bindIds(PreparedStatement ps, List<Row> rows) throws SQLException {
-        for (int i = 0; i < rows.size(); i++) {
-            ps.setString(i + 1, rows.get(i).id());
-        }
-    }
+    /** One service's status named by an update. */
+    private record UpdateService(String updateId, String serviceId, ServiceStatus status) {}
 }

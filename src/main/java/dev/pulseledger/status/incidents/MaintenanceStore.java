@@ -12,8 +12,8 @@ import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
 import dev.pulseledger.store.Rows;
+import dev.pulseledger.store.Sql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -24,6 +24,8 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * SQL for maintenance windows. Each step (start, end) is claimed by a conditional update of the
@@ -42,34 +44,33 @@ public final class MaintenanceStore {
 
     private static final String COLUMNS = "seq, id, title, message, status, starts_at, ends_at, created_at,"
             + " updated_at, started_at, completed_at";
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM maintenances WHERE id = ?";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM maintenances WHERE id = :id";
     private static final String SELECT_PAGE =
-            "SELECT " + COLUMNS + " FROM maintenances WHERE seq < ? ORDER BY seq DESC LIMIT ?";
+            "SELECT " + COLUMNS + " FROM maintenances WHERE seq < :before_seq ORDER BY seq DESC LIMIT :limit";
     private static final String SELECT_UPCOMING = "SELECT " + COLUMNS
-            + " FROM maintenances WHERE status IN ('scheduled', 'in_progress') ORDER BY starts_at, seq LIMIT ?";
+            + " FROM maintenances WHERE status IN ('scheduled', 'in_progress') ORDER BY starts_at, seq LIMIT :limit";
     private static final String SELECT_DUE_STARTS = "SELECT id FROM maintenances WHERE status = 'scheduled'"
-            + " AND starts_at <= ? ORDER BY starts_at, seq LIMIT ?";
+            + " AND starts_at <= :now ORDER BY starts_at, seq LIMIT :limit";
     private static final String SELECT_DUE_ENDS = "SELECT id FROM maintenances WHERE status = 'in_progress'"
-            + " AND ends_at <= ? ORDER BY ends_at, seq LIMIT ?";
+            + " AND ends_at <= :now ORDER BY ends_at, seq LIMIT :limit";
     private static final String SELECT_SERVICES = "SELECT service_id, previous_status FROM maintenance_services"
-            + " WHERE maintenance_id = ? ORDER BY service_id";
+            + " WHERE maintenance_id = :maintenance_id ORDER BY service_id";
     private static final String INSERT = "INSERT INTO maintenances (id, title, message, status, starts_at, ends_at,"
-            + " created_at, updated_at) VALUES (?, ?, ?, 'scheduled', ?, ?, ?, ?)";
+            + " created_at, updated_at) VALUES (:id, :title, :message, 'scheduled', :starts_at, :ends_at, :at, :at)";
     private static final String INSERT_SERVICE =
-            "INSERT INTO maintenance_services (maintenance_id, service_id) VALUES (?, ?)";
-    private static final String UPDATE_TEXT = "UPDATE maintenances SET title = ?, message = ?, starts_at = ?,"
-            + " ends_at = ?, updated_at = ? WHERE id = ?";
-    private static final String CLAIM_START = "UPDATE maintenances SET status = 'in_progress', started_at = ?,"
-            + " updated_at = ? WHERE id = ? AND status = 'scheduled' AND starts_at <= ?";
-    private static final String CLAIM_END = "UPDATE maintenances SET status = 'completed', completed_at = ?,"
-            + " updated_at = ? WHERE id = ? AND status = ? AND ends_at <= ?";
-    private static final String SET_PREVIOUS =
-            "UPDATE maintenance_services SET previous_status = ? WHERE maintenance_id = ? AND service_id = ?";
+            "INSERT INTO maintenance_services (maintenance_id, service_id)" + " VALUES (:maintenance_id, :service_id)";
+    private static final String UPDATE_TEXT = "UPDATE maintenances SET title = :title, message = :message,"
+            + " starts_at = :starts_at, ends_at = :ends_at, updated_at = :updated_at WHERE id = :id";
+    private static final String CLAIM_START = "UPDATE maintenances SET status = 'in_progress', started_at = :now,"
+            + " updated_at = :now WHERE id = :id AND status = 'scheduled' AND starts_at <= :now";
+    private static final String CLAIM_END = "UPDATE maintenances SET status = 'completed', completed_at = :now,"
+            + " updated_at = :now WHERE id = :id AND status = :from AND ends_at <= :now";
+    private static final String SET_PREVIOUS = "UPDATE maintenance_services SET previous_status = :previous_status"
+            + " WHERE maintenance_id = :maintenance_id AND service_id = :service_id";
     private static final String SELECT_OTHER_WINDOW = "SELECT ms.maintenance_id, ms.previous_status FROM"
-            + " maintenance_services ms JOIN maintenances m ON m.id = ms.maintenance_id WHERE ms.service_id = ?"
-            + " AND m.status = 'in_progress' AND m.id <> ? ORDER BY m.seq LIMIT 1";
-    private static final String DELETE = "DELETE FROM maintenances WHERE id = ?";
-
+            + " maintenance_services ms JOIN maintenances m ON m.id = ms.maintenance_id WHERE ms.service_id = :service_id"
+            + " AND m.status = 'in_progress' AND m.id <> :id ORDER BY m.seq LIMIT 1";
+    private static final String DELETE = "DELETE FROM maintenances WHERE id = :id";
     /** A change of the window's text or times; empty fields keep their values. */
     public record Edit(
             Optional<String> title,
@@ -105,119 +106,129 @@ public final class MaintenanceStore {
                 return new MaintenanceWrite.UnknownServices(unknown);
             }
             String id = Ids.maintenance();
-            try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-                ps.setString(1, id);
-                ps.setString(2, title);
-                ps.setString(3, message);
-                ps.setLong(4, startsAt.toEpochMilli());
-                ps.setLong(5, endsAt.toEpochMilli());
-                ps.setLong(6, at.toEpochMilli());
-                ps.setLong(7, at.toEpochMilli());
-                ps.executeUpdate();
-            }
-            try (PreparedStatement ps = connection.prepareStatement(INSERT_SERVICE)) {
+            try (Handle sql = Sql.on(connection)) {
+                sql.createUpdate(INSERT)
+                        .bind("id", id)
+                        .bind("title", title)
+                        .bind("message", message)
+                        .bind("starts_at", startsAt.toEpochMilli())
+                        .bind("ends_at", endsAt.toEpochMilli())
+                        .bind("at", at.toEpochMilli())
+                        .execute();
+                PreparedBatch batch = sql.prepareBatch(INSERT_SERVICE);
                 for (String serviceId : serviceIds) {
-                    ps.setString(1, id);
-                    ps.setString(2, serviceId);
-                    ps.addBatch();
+                    batch.bind("maintenance_id", id)
+                            .bind("service_id", serviceId)
+                            .add();
                 }
-                ps.executeBatch();
+                if (batch.size() > 0) {
+                    batch.execute();
+                }
+                Maintenance created = load(sql, SELECT_ONE, id).orElseThrow();
+                notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_SCHEDULED, created), at);
+                return new MaintenanceWrite.Written(created);
             }
-            Maintenance created = load(connection, SELECT_ONE, id).orElseThrow();
-            notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_SCHEDULED, created), at);
-            return new MaintenanceWrite.Written(created);
         });
     }
 
     /** Changes text or times; a start already passed cannot move, and an end must stay after the start. */
     public MaintenanceWrite edit(String id, Edit edit) {
         return database.inTransaction(connection -> {
-            Optional<Maintenance> found = load(connection, selectForUpdate, id);
-            if (found.isEmpty()) {
-                return new MaintenanceWrite.NotFound();
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Maintenance> found = load(sql, selectForUpdate, id);
+                if (found.isEmpty()) {
+                    return new MaintenanceWrite.NotFound();
+                }
+                Maintenance current = found.get();
+                if (current.status() == MaintenanceStatus.COMPLETED
+                        && (edit.startsAt().isPresent() || edit.endsAt().isPresent())) {
+                    return new MaintenanceWrite.Refused(
+                            ProblemCode.MAINTENANCE_COMPLETED, "A completed window's times cannot change.");
+                }
+                if (current.status() == MaintenanceStatus.IN_PROGRESS
+                        && edit.startsAt().isPresent()) {
+                    return new MaintenanceWrite.Refused(
+                            ProblemCode.MAINTENANCE_STARTED, "The window has started: only its end can move.");
+                }
+                Instant startsAt = edit.startsAt().orElse(current.startsAt());
+                Instant endsAt = edit.endsAt().orElse(current.endsAt());
+                if (!endsAt.isAfter(startsAt)) {
+                    return new MaintenanceWrite.Refused(ProblemCode.INVALID_WINDOW, "endsAt must be after startsAt.");
+                }
+                sql.createUpdate(UPDATE_TEXT)
+                        .bind("title", edit.title().orElse(current.title()))
+                        .bind("message", edit.message().orElse(current.message()))
+                        .bind("starts_at", startsAt.toEpochMilli())
+                        .bind("ends_at", endsAt.toEpochMilli())
+                        .bind("updated_at", edit.at().toEpochMilli())
+                        .bind("id", id)
+                        .execute();
+                Maintenance changed = load(sql, SELECT_ONE, id).orElseThrow();
+                notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_CHANGED, changed), edit.at());
+                return new MaintenanceWrite.Written(changed);
             }
-            Maintenance current = found.get();
-            if (current.status() == MaintenanceStatus.COMPLETED
-                    && (edit.startsAt().isPresent() || edit.endsAt().isPresent())) {
-                return new MaintenanceWrite.Refused(
-                        ProblemCode.MAINTENANCE_COMPLETED, "A completed window's times cannot change.");
-            }
-            if (current.status() == MaintenanceStatus.IN_PROGRESS
-                    && edit.startsAt().isPresent()) {
-                return new MaintenanceWrite.Refused(
-                        ProblemCode.MAINTENANCE_STARTED, "The window has started: only its end can move.");
-            }
-            Instant startsAt = edit.startsAt().orElse(current.startsAt());
-            Instant endsAt = edit.endsAt().orElse(current.endsAt());
-            if (!endsAt.isAfter(startsAt)) {
-                return new MaintenanceWrite.Refused(ProblemCode.INVALID_WINDOW, "endsAt must be after startsAt.");
-            }
-            try (PreparedStatement ps = connection.prepareStatement(UPDATE_TEXT)) {
-                ps.setString(1, edit.title().orElse(current.title()));
-                ps.setString(2, edit.message().orElse(current.message()));
-                ps.setLong(3, startsAt.toEpochMilli());
-                ps.setLong(4, endsAt.toEpochMilli());
-                ps.setLong(5, edit.at().toEpochMilli());
-                ps.setString(6, id);
-                ps.executeUpdate();
-            }
-            Maintenance changed = load(connection, SELECT_ONE, id).orElseThrow();
-            notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_CHANGED, changed), edit.at());
-            return new MaintenanceWrite.Written(changed);
         });
     }
 
     /** Removes the window; one in progress first puts its services back, as if it had ended now. */
     public boolean delete(String id, Instant at) {
         return database.inTransaction(connection -> {
-            Optional<Maintenance> found = load(connection, selectForUpdate, id);
-            if (found.isEmpty()) {
-                return false;
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Maintenance> found = load(sql, selectForUpdate, id);
+                if (found.isEmpty()) {
+                    return false;
+                }
+                if (found.get().status() == MaintenanceStatus.IN_PROGRESS) {
+                    outbox.append(connection, restoreServices(connection, sql, id, at), at);
+                }
+                if (found.get().status() != MaintenanceStatus.COMPLETED) {
+                    notices.record(
+                            connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_CANCELLED, found.get()), at);
+                }
+                sql.createUpdate(DELETE).bind("id", id).execute();
+                return true;
             }
-            if (found.get().status() == MaintenanceStatus.IN_PROGRESS) {
-                outbox.append(connection, restoreServices(connection, id, at), at);
-            }
-            if (found.get().status() != MaintenanceStatus.COMPLETED) {
-                notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_CANCELLED, found.get()), at);
-            }
-            try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
-                ps.setString(1, id);
-                ps.executeUpdate();
-            }
-            return true;
         });
     }
 
     public Optional<Maintenance> find(String id) {
-        return database.read(connection -> load(connection, SELECT_ONE, id));
+        return database.read(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                return load(sql, SELECT_ONE, id);
+            }
+        });
     }
 
     /** Every window, newest first, starting before sequence {@code beforeSeq}. */
     public Page<Maintenance> page(long beforeSeq, int limit) {
         return database.readMayLag(connection -> {
-            List<Row> rows = new ArrayList<>();
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_PAGE)) {
-                ps.setLong(1, beforeSeq);
-                ps.setInt(2, limit + 1);
-                rows.addAll(rows(ps));
+            try (Handle sql = Sql.on(connection)) {
+                List<Row> rows = sql.createQuery(SELECT_PAGE)
+                        .bind("before_seq", beforeSeq)
+                        .bind("limit", limit + 1)
+                        .map((rs, ctx) -> row(rs))
+                        .list();
+                Page<Row> page = Page.of(rows, limit, row -> Long.toString(row.seq()));
+                List<Maintenance> items = new ArrayList<>();
+                for (Row row : page.items()) {
+                    items.add(withServices(sql, row));
+                }
+                return new Page<>(items, page.nextPosition());
             }
-            Page<Row> page = Page.of(rows, limit, row -> Long.toString(row.seq()));
-            List<Maintenance> items = new ArrayList<>();
-            for (Row row : page.items()) {
-                items.add(withServices(connection, row));
-            }
-            return new Page<>(items, page.nextPosition());
         });
     }
 
     /** Windows in progress or still to come, soonest first. */
     public List<Maintenance> upcoming() {
         return database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_UPCOMING)) {
-                ps.setInt(1, MAX_UPCOMING);
+            try (Handle sql = Sql.on(connection)) {
+                List<Row> rows = sql.createQuery(SELECT_UPCOMING)
+                        .bind("limit", MAX_UPCOMING)
+                        .map((rs, ctx) -> row(rs))
+                        .list();
                 List<Maintenance> items = new ArrayList<>();
-                for (Row row : rows(ps)) {
-                    items.add(withServices(connection, row));
+                for (Row row : rows) {
+                    items.add(withServices(sql, row));
                 }
                 return items;
             }
@@ -239,25 +250,25 @@ public final class MaintenanceStore {
     public int endDue(Instant now) {
         int ended = 0;
         for (String id : due(SELECT_DUE_ENDS, now)) {
-            if (database.inTransaction(connection -> end(connection, id, MaintenanceStatus.IN_PROGRESS, now))) {
+            if (database.inTransaction(connection -> {
+                try (Handle sql = Sql.on(connection)) {
+                    return end(connection, sql, id, MaintenanceStatus.IN_PROGRESS, now);
+                }
+            })) {
                 ended++;
             }
         }
         return ended;
     }
 
-    private List<String> due(String sql, Instant now) {
+    private List<String> due(String select, Instant now) {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
-                ps.setLong(1, now.toEpochMilli());
-                ps.setInt(2, MAX_DUE_PER_PASS);
-                List<String> ids = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getString(1));
-                    }
-                }
-                return ids;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(select)
+                        .bind("now", now.toEpochMilli())
+                        .bind("limit", MAX_DUE_PER_PASS)
+                        .mapTo(String.class)
+                        .list();
             }
         });
     }
@@ -267,63 +278,62 @@ public final class MaintenanceStore {
      * maintenance. A window whose end has also passed (no node was up in it) ends without touching them.
      */
     private boolean start(Connection connection, String id, Instant now) throws SQLException {
-        Maintenance window = load(connection, SELECT_ONE, id).orElse(null);
-        if (window == null) {
-            return false;
-        }
-        if (!window.endsAt().isAfter(now)) {
-            return end(connection, id, MaintenanceStatus.SCHEDULED, now);
-        }
-        try (PreparedStatement ps = connection.prepareStatement(CLAIM_START)) {
-            ps.setLong(1, now.toEpochMilli());
-            ps.setLong(2, now.toEpochMilli());
-            ps.setString(3, id);
-            ps.setLong(4, now.toEpochMilli());
-            if (ps.executeUpdate() != 1) {
+        try (Handle sql = Sql.on(connection)) {
+            Maintenance window = load(sql, SELECT_ONE, id).orElse(null);
+            if (window == null) {
                 return false;
             }
-        }
-        List<NewEvent> events = new ArrayList<>();
-        for (String serviceId : window.services()) {
-            Optional<Service> service = services.findForUpdate(connection, serviceId);
-            if (service.isEmpty()) {
-                continue;
+            if (!window.endsAt().isAfter(now)) {
+                return end(connection, sql, id, MaintenanceStatus.SCHEDULED, now);
             }
-            setPrevious(connection, id, serviceId, service.get().status());
-            services.changeStatus(
-                            connection,
-                            service.get(),
-                            ServiceStatus.UNDER_MAINTENANCE,
-                            StatusSource.maintenance(id),
-                            now)
-                    .ifPresent(events::add);
+            if (sql.createUpdate(CLAIM_START)
+                            .bind("now", now.toEpochMilli())
+                            .bind("id", id)
+                            .execute()
+                    != 1) {
+                return false;
+            }
+            List<NewEvent> events = new ArrayList<>();
+            for (String serviceId : window.services()) {
+                Optional<Service> service = services.findForUpdate(connection, serviceId);
+                if (service.isEmpty()) {
+                    continue;
+                }
+                setPrevious(sql, id, serviceId, service.get().status());
+                services.changeStatus(
+                                connection,
+                                service.get(),
+                                ServiceStatus.UNDER_MAINTENANCE,
+                                StatusSource.maintenance(id),
+                                now)
+                        .ifPresent(events::add);
+            }
+            outbox.append(connection, events, now);
+            notices.record(
+                    connection,
+                    StatusNotice.of(
+                            EventType.STATUS_MAINTENANCE_STARTED,
+                            load(sql, SELECT_ONE, id).orElseThrow()),
+                    now);
+            return true;
         }
-        outbox.append(connection, events, now);
-        notices.record(
-                connection,
-                StatusNotice.of(
-                        EventType.STATUS_MAINTENANCE_STARTED,
-                        load(connection, SELECT_ONE, id).orElseThrow()),
-                now);
-        return true;
     }
 
     /** Claims the end from {@code from} and, if the window had started, puts its services back. */
-    private boolean end(Connection connection, String id, MaintenanceStatus from, Instant now) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(CLAIM_END)) {
-            ps.setLong(1, now.toEpochMilli());
-            ps.setLong(2, now.toEpochMilli());
-            ps.setString(3, id);
-            ps.setString(4, from.wire());
-            ps.setLong(5, now.toEpochMilli());
-            if (ps.executeUpdate() != 1) {
-                return false;
-            }
+    private boolean end(Connection connection, Handle sql, String id, MaintenanceStatus from, Instant now)
+            throws SQLException {
+        if (sql.createUpdate(CLAIM_END)
+                        .bind("now", now.toEpochMilli())
+                        .bind("id", id)
+                        .bind("from", from.wire())
+                        .execute()
+                != 1) {
+            return false;
         }
         if (from == MaintenanceStatus.IN_PROGRESS) {
-            outbox.append(connection, restoreServices(connection, id, now), now);
+            outbox.append(connection, restoreServices(connection, sql, id, now), now);
         }
-        Optional<Maintenance> ended = load(connection, SELECT_ONE, id);
+        Optional<Maintenance> ended = load(sql, SELECT_ONE, id);
         if (ended.isPresent()) {
             notices.record(connection, StatusNotice.of(EventType.STATUS_MAINTENANCE_COMPLETED, ended.get()), now);
         }
@@ -334,18 +344,17 @@ public final class MaintenanceStore {
      * Puts each service back to its status from before the window, unless someone changed it during
      * the window (then theirs stands) or another window still holds it (which then puts it back).
      */
-    private List<NewEvent> restoreServices(Connection connection, String id, Instant now) throws SQLException {
+    private List<NewEvent> restoreServices(Connection connection, Handle sql, String id, Instant now) {
         List<NewEvent> events = new ArrayList<>();
         for (Map.Entry<String, Optional<ServiceStatus>> entry :
-                previousStatuses(connection, id).entrySet()) {
+                previousStatuses(sql, id).entrySet()) {
             Optional<Service> service = services.findForUpdate(connection, entry.getKey());
             if (service.isEmpty()
                     || service.get().status() != ServiceStatus.UNDER_MAINTENANCE
                     || entry.getValue().isEmpty()) {
                 continue;
             }
-            if (handedToAnotherWindow(
-                    connection, id, entry.getKey(), entry.getValue().get())) {
+            if (handedToAnotherWindow(sql, id, entry.getKey(), entry.getValue().get())) {
                 continue;
             }
             services.changeStatus(connection, service.get(), entry.getValue().get(), StatusSource.maintenance(id), now)
@@ -355,59 +364,50 @@ public final class MaintenanceStore {
     }
 
     /** True when another window in progress covers the service; it inherits the status to put back. */
-    private static boolean handedToAnotherWindow(
-            Connection connection, String id, String serviceId, ServiceStatus previous) throws SQLException {
-        String other;
-        String otherPrevious;
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_OTHER_WINDOW)) {
-            ps.setString(1, serviceId);
-            ps.setString(2, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return false;
-                }
-                other = rs.getString(1);
-                otherPrevious = rs.getString(2);
-            }
+    private static boolean handedToAnotherWindow(Handle sql, String id, String serviceId, ServiceStatus previous) {
+        Optional<Holder> other = sql.createQuery(SELECT_OTHER_WINDOW)
+                .bind("service_id", serviceId)
+                .bind("id", id)
+                .map((rs, ctx) -> new Holder(rs.getString(1), Optional.ofNullable(rs.getString(2))))
+                .findFirst();
+        if (other.isEmpty()) {
+            return false;
         }
-        if (otherPrevious == null || otherPrevious.equals(ServiceStatus.UNDER_MAINTENANCE.wire())) {
-            setPrevious(connection, other, serviceId, previous);
+        if (other.get().previous().isEmpty()
+                || other.get().previous().get().equals(ServiceStatus.UNDER_MAINTENANCE.wire())) {
+            setPrevious(sql, other.get().maintenanceId(), serviceId, previous);
         }
         return true;
     }
 
-    private static void setPrevious(Connection connection, String id, String serviceId, ServiceStatus status)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(SET_PREVIOUS)) {
-            ps.setString(1, status.wire());
-            ps.setString(2, id);
-            ps.setString(3, serviceId);
-            ps.executeUpdate();
-        }
+    /** Another window holding a service, with the status it will put back (if it has one yet). */
+    private record Holder(String maintenanceId, Optional<String> previous) {}
+
+    private static void setPrevious(Handle sql, String id, String serviceId, ServiceStatus status) {
+        sql.createUpdate(SET_PREVIOUS)
+                .bind("previous_status", status.wire())
+                .bind("maintenance_id", id)
+                .bind("service_id", serviceId)
+                .execute();
     }
 
-    private static Map<String, Optional<ServiceStatus>> previousStatuses(Connection connection, String id)
-            throws SQLException {
+    private static Map<String, Optional<ServiceStatus>> previousStatuses(Handle sql, String id) {
         Map<String, Optional<ServiceStatus>> previous = new TreeMap<>();
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_SERVICES)) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    previous.put(
-                            rs.getString("service_id"),
-                            Optional.ofNullable(rs.getString("previous_status")).flatMap(ServiceStatus::fromWire));
-                }
-            }
-        }
+        sql.createQuery(SELECT_SERVICES)
+                .bind("maintenance_id", id)
+                .map((rs, ctx) -> Map.entry(
+                        rs.getString("service_id"),
+                        Optional.ofNullable(rs.getString("previous_status")).flatMap(ServiceStatus::fromWire)))
+                .forEach(service -> previous.put(service.getKey(), service.getValue()));
         return previous;
     }
 
-    private static Optional<Maintenance> load(Connection connection, String sql, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, id);
-            List<Row> rows = rows(ps);
-            return rows.isEmpty() ? Optional.empty() : Optional.of(withServices(connection, rows.getFirst()));
-        }
+    private static Optional<Maintenance> load(Handle sql, String select, String id) {
+        return sql.createQuery(select)
+                .bind("id", id)
+                .map((rs, ctx) -> row(rs))
+                .findOne()
+                .map(row -> withServices(sql, row));
     }
 
     /** A window's own columns, before its services are read. */
@@ -424,30 +424,24 @@ public final class MaintenanceStore {
             Optional<Instant> startedAt,
             Optional<Instant> completedAt) {}
 
-    private static List<Row> rows(PreparedStatement ps) throws SQLException {
-        List<Row> rows = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                rows.add(new Row(
-                        rs.getLong("seq"),
-                        rs.getString("id"),
-                        rs.getString("title"),
-                        rs.getString("message"),
-                        MaintenanceStatus.fromWire(rs.getString("status")).orElseThrow(),
-                        Rows.instant(rs, "starts_at"),
-                        Rows.instant(rs, "ends_at"),
-                        Rows.instant(rs, "created_at"),
-                        Rows.instant(rs, "updated_at"),
-                        Rows.optionalInstant(rs, "started_at"),
-                        Rows.optionalInstant(rs, "completed_at")));
-            }
-        }
-        return rows;
+    private static Row row(ResultSet rs) throws SQLException {
+        return new Row(
+                rs.getLong("seq"),
+                rs.getString("id"),
+                rs.getString("title"),
+                rs.getString("message"),
+                MaintenanceStatus.fromWire(rs.getString("status")).orElseThrow(),
+                Rows.instant(rs, "starts_at"),
+                Rows.instant(rs, "ends_at"),
+                Rows.instant(rs, "created_at"),
+                Rows.instant(rs, "updated_at"),
+                Rows.optionalInstant(rs, "started_at"),
+                Rows.optionalInstant(rs, "completed_at"));
     }
 
-    private static Maintenance withServices(Connection connection, Row row) throws SQLException {
+    private static Maintenance withServices(Handle sql, Row row) {
         SortedSet<String> serviceIds =
-                new TreeSet<>(previousStatuses(connection, row.id()).keySet());
+                new TreeSet<>(previousStatuses(sql, row.id()).keySet());
         return new Maintenance(
                 row.id(),
                 row.title(),

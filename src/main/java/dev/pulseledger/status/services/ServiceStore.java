@@ -4,15 +4,16 @@ import dev.pulseledger.events.NewEvent;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Rows;
+import dev.pulseledger.store.Sql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Update;
 import org.jspecify.annotations.Nullable;
 
 /** SQL for the provider's services. */
@@ -22,18 +23,21 @@ public final class ServiceStore {
 
     private static final String COLUMNS =
             "id, name, description, status, spotlighted, position, public, updated_at, group_id";
-    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM services WHERE id = ?";
+    private static final String SELECT_ONE = "SELECT " + COLUMNS + " FROM services WHERE id = :id";
     private static final String SELECT_ALL = "SELECT " + COLUMNS + " FROM services ORDER BY id";
     private static final String COUNT = "SELECT COUNT(*) FROM services";
-    private static final String INSERT = "INSERT INTO services (" + COLUMNS
-            + ", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
-    private static final String UPDATE_STATUS = "UPDATE services SET status = ?, updated_at = ? WHERE id = ?";
+    private static final String INSERT = "INSERT INTO services (" + COLUMNS + ", created_at)"
+            + " VALUES (:id, :name, :description, :status, :spotlighted, :position, :public, :updated_at, :group_id,"
+            + " :updated_at) ON CONFLICT (id) DO NOTHING";
+    private static final String UPDATE_STATUS =
+            "UPDATE services SET status = :status, updated_at = :updated_at WHERE id = :id";
     private static final String INSERT_CHANGE = "INSERT INTO status_changes"
-            + " (service_id, from_status, to_status, source_type, source_id, changed_at) VALUES (?, ?, ?, ?, ?, ?)";
-    private static final String UPDATE =
-            "UPDATE services SET name = ?, description = ?, status = ?, spotlighted = ?, position = ?,"
-                    + " public = ?, updated_at = ?, group_id = ? WHERE id = ?";
-    private static final String DELETE = "DELETE FROM services WHERE id = ?";
+            + " (service_id, from_status, to_status, source_type, source_id, changed_at)"
+            + " VALUES (:service_id, :from_status, :to_status, :source_type, :source_id, :changed_at)";
+    private static final String UPDATE = "UPDATE services SET name = :name, description = :description,"
+            + " status = :status, spotlighted = :spotlighted, position = :position, public = :public,"
+            + " updated_at = :updated_at, group_id = :group_id WHERE id = :id";
+    private static final String DELETE = "DELETE FROM services WHERE id = :id";
 
     private final Database database;
     private final Outbox outbox;
@@ -59,43 +63,38 @@ public final class ServiceStore {
      */
     public Write put(Service service) {
         return database.inTransaction(connection -> {
-            Optional<Service> current = findForUpdate(connection, service.id());
-            if (current.isEmpty()) {
-                if (count(connection) >= MAX_SERVICES) {
-                    return Write.LIMIT_REACHED;
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Service> current = find(sql, selectForUpdate, service.id());
+                if (current.isEmpty()) {
+                    if (sql.createQuery(COUNT).mapTo(Integer.class).one() >= MAX_SERVICES) {
+                        return Write.LIMIT_REACHED;
+                    }
+                    if (bindFields(sql.createUpdate(INSERT), service).execute() == 1) {
+                        recordHistory(
+                                sql, service.id(), null, service.status(), StatusSource.OPERATOR, service.updatedAt());
+                        return Write.CREATED;
+                    }
+                    current = find(sql, selectForUpdate, service.id());
                 }
-                if (insert(connection, service)) {
-                    recordHistory(
-                            connection,
-                            service.id(),
-                            null,
-                            service.status(),
-                            StatusSource.OPERATOR,
-                            service.updatedAt());
-                    return Write.CREATED;
-                }
-                current = findForUpdate(connection, service.id());
+                bindFields(sql.createUpdate(UPDATE), service).execute();
+                recordStatusChange(connection, sql, current.orElseThrow(), service);
+                return Write.REPLACED;
             }
-            update(connection, service);
-            recordStatusChange(connection, current.orElseThrow(), service);
-            return Write.REPLACED;
         });
     }
 
-    private static boolean insert(Connection connection, Service service) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(INSERT)) {
-            ps.setString(1, service.id());
-            ps.setString(2, service.name());
-            ps.setString(3, service.description());
-            ps.setString(4, service.status().wire());
-            ps.setBoolean(5, service.spotlighted());
-            ps.setInt(6, service.position());
-            ps.setBoolean(7, service.isPublic());
-            ps.setLong(8, service.updatedAt().toEpochMilli());
-            ps.setString(9, service.groupId().orElse(null));
-            ps.setLong(10, service.updatedAt().toEpochMilli());
-            return ps.executeUpdate() == 1;
-        }
+    /** Binds every column a service's insert and update share. */
+    private static Update bindFields(Update statement, Service service) {
+        return statement
+                .bind("id", service.id())
+                .bind("name", service.name())
+                .bind("description", service.description())
+                .bind("status", service.status().wire())
+                .bind("spotlighted", service.spotlighted())
+                .bind("position", service.position())
+                .bind("public", service.isPublic())
+                .bind("updated_at", service.updatedAt().toEpochMilli())
+                .bind("group_id", service.groupId().orElse(null));
     }
 
     /**
@@ -104,14 +103,16 @@ public final class ServiceStore {
      */
     public Optional<Service> update(String id, UnaryOperator<Service> change) {
         return database.inTransaction(connection -> {
-            Optional<Service> current = findForUpdate(connection, id);
-            if (current.isEmpty()) {
-                return Optional.empty();
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Service> current = find(sql, selectForUpdate, id);
+                if (current.isEmpty()) {
+                    return Optional.empty();
+                }
+                Service changed = change.apply(current.get());
+                bindFields(sql.createUpdate(UPDATE), changed).execute();
+                recordStatusChange(connection, sql, current.get(), changed);
+                return Optional.of(changed);
             }
-            Service changed = change.apply(current.get());
-            update(connection, changed);
-            recordStatusChange(connection, current.get(), changed);
-            return Optional.of(changed);
         });
     }
 
@@ -120,10 +121,10 @@ public final class ServiceStore {
      * when, the status really changed. The row was read under lock, so two concurrent writes of one
      * new status yield one event, not two.
      */
-    private void recordStatusChange(Connection connection, Service before, Service after) throws SQLException {
+    private void recordStatusChange(Connection connection, Handle sql, Service before, Service after)
+            throws SQLException {
         if (before.status() != after.status()) {
-            recordHistory(
-                    connection, after.id(), before.status(), after.status(), StatusSource.OPERATOR, after.updatedAt());
+            recordHistory(sql, after.id(), before.status(), after.status(), StatusSource.OPERATOR, after.updatedAt());
             outbox.append(connection, List.of(statusChanged(before, after)), after.updatedAt());
         }
     }
@@ -134,18 +135,18 @@ public final class ServiceStore {
      * returned for the caller to append last (the outbox lock must be the last one taken).
      */
     public Optional<NewEvent> changeStatus(
-            Connection connection, Service current, ServiceStatus status, StatusSource source, Instant at)
-            throws SQLException {
+            Connection connection, Service current, ServiceStatus status, StatusSource source, Instant at) {
         if (current.status() == status) {
             return Optional.empty();
         }
-        try (PreparedStatement ps = connection.prepareStatement(UPDATE_STATUS)) {
-            ps.setString(1, status.wire());
-            ps.setLong(2, at.toEpochMilli());
-            ps.setString(3, current.id());
-            ps.executeUpdate();
+        try (Handle sql = Sql.on(connection)) {
+            sql.createUpdate(UPDATE_STATUS)
+                    .bind("status", status.wire())
+                    .bind("updated_at", at.toEpochMilli())
+                    .bind("id", current.id())
+                    .execute();
+            recordHistory(sql, current.id(), current.status(), status, source, at);
         }
-        recordHistory(connection, current.id(), current.status(), status, source, at);
         Service after = current.withStatus(status, at);
         return Optional.of(statusChanged(current, after));
     }
@@ -156,86 +157,60 @@ public final class ServiceStore {
     }
 
     private static void recordHistory(
-            Connection connection,
+            Handle sql,
             String serviceId,
             @Nullable ServiceStatus from,
             ServiceStatus to,
             StatusSource source,
-            Instant at)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_CHANGE)) {
-            ps.setString(1, serviceId);
-            ps.setString(2, from == null ? null : from.wire());
-            ps.setString(3, to.wire());
-            ps.setString(4, source.kind().wire());
-            ps.setString(5, source.id().orElse(null));
-            ps.setLong(6, at.toEpochMilli());
-            ps.executeUpdate();
-        }
+            Instant at) {
+        sql.createUpdate(INSERT_CHANGE)
+                .bind("service_id", serviceId)
+                .bind("from_status", from == null ? null : from.wire())
+                .bind("to_status", to.wire())
+                .bind("source_type", source.kind().wire())
+                .bind("source_id", source.id().orElse(null))
+                .bind("changed_at", at.toEpochMilli())
+                .execute();
     }
 
     /** Reads the service and locks its row until the transaction ends. */
-    public Optional<Service> findForUpdate(Connection connection, String id) throws SQLException {
-        return find(connection, selectForUpdate, id);
-    }
-
-    private static boolean update(Connection connection, Service service) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(UPDATE)) {
-            ps.setString(1, service.name());
-            ps.setString(2, service.description());
-            ps.setString(3, service.status().wire());
-            ps.setBoolean(4, service.spotlighted());
-            ps.setInt(5, service.position());
-            ps.setBoolean(6, service.isPublic());
-            ps.setLong(7, service.updatedAt().toEpochMilli());
-            ps.setString(8, service.groupId().orElse(null));
-            ps.setString(9, service.id());
-            return ps.executeUpdate() == 1;
-        }
-    }
-
-    private static int count(Connection connection) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(COUNT);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
+    public Optional<Service> findForUpdate(Connection connection, String id) {
+        try (Handle sql = Sql.on(connection)) {
+            return find(sql, selectForUpdate, id);
         }
     }
 
     public boolean delete(String id) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
-                ps.setString(1, id);
-                return ps.executeUpdate() == 1;
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createUpdate(DELETE).bind("id", id).execute() == 1;
             }
         });
     }
 
     public Optional<Service> find(String id) {
-        return database.read(connection -> find(connection, SELECT_ONE, id));
+        return database.read(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                return find(sql, SELECT_ONE, id);
+            }
+        });
     }
 
-    private static Optional<Service> find(Connection connection, String sql, String id) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(service(rs)) : Optional.empty();
-            }
-        }
+    private static Optional<Service> find(Handle sql, String select, String id) {
+        return sql.createQuery(select)
+                .bind("id", id)
+                .map((rs, ctx) -> service(rs))
+                .findOne();
     }
 
     /** Every service, public or not, ordered by id. */
     public List<Service> all() {
         return database.readMayLag(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_ALL)) {
-                ps.setMaxRows(MAX_SERVICES);
-                try (ResultSet rs = ps.executeQuery()) {
-                    List<Service> services = new ArrayList<>();
-                    while (rs.next()) {
-                        services.add(service(rs));
-                    }
-                    return services;
-                }
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(SELECT_ALL)
+                        .setMaxRows(MAX_SERVICES)
+                        .map((rs, ctx) -> service(rs))
+                        .list();
             }
         });
     }

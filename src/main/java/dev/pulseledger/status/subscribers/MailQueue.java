@@ -4,14 +4,12 @@ import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Dialect;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.LeasedClaims;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import dev.pulseledger.store.Sql;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * SQL for the mail queue: fans each notice out to the email subscribers whose services it touches
@@ -24,13 +22,14 @@ final class MailQueue {
     // Confirmed before the notice by commit order (see SubscriberStore.confirmedAfter), not by two nodes' clocks:
     // so the audience is whole once the notice commits, and paging through it by subscriber seq misses no one.
     private static final String SELECT_AUDIENCE = "SELECT s.seq, s.id FROM status_subscribers s"
-            + " WHERE s.kind = 'email' AND s.confirmed_after_notice < ? AND s.seq > ?"
-            + " AND (s.all_services OR ? OR EXISTS (SELECT 1 FROM status_subscriber_services x"
+            + " WHERE s.kind = 'email' AND s.confirmed_after_notice < :notice_seq AND s.seq > :after"
+            + " AND (s.all_services OR :all_services OR EXISTS (SELECT 1 FROM status_subscriber_services x"
             + " JOIN status_notice_services y ON y.service_id = x.service_id"
-            + " WHERE x.subscriber_id = s.id AND y.notice_id = ?)) ORDER BY s.seq LIMIT ?";
+            + " WHERE x.subscriber_id = s.id AND y.notice_id = :notice_id)) ORDER BY s.seq LIMIT :limit";
     private static final String INSERT_MAIL = "INSERT INTO status_mails (id, subscriber_id, kind, notice_id, status,"
-            + " next_attempt_at, created_at) VALUES (?, ?, 'notice', ?, 'pending', ?, ?)";
-    private static final String ADVANCE = "UPDATE status_notices SET fanout_after = ?, fanned_out = ? WHERE id = ?";
+            + " next_attempt_at, created_at) VALUES (:id, :subscriber_id, 'notice', :notice_id, 'pending', :now, :now)";
+    private static final String ADVANCE =
+            "UPDATE status_notices SET fanout_after = :fanout_after, fanned_out = :fanned_out WHERE id = :id";
 
     @SuppressWarnings("InlineFormatString") // the SQL reads better whole, with its one dialect hole
     private static final String CLAIM = "UPDATE status_mails SET claim = ?, attempts = attempts + 1,"
@@ -42,13 +41,13 @@ final class MailQueue {
     private static final String SELECT_CLAIMED = "SELECT m.id, m.subscriber_id, s.email, m.kind, m.attempts,"
             + " m.created_at, n.payload FROM status_mails m JOIN status_subscribers s ON s.id = m.subscriber_id"
             + " LEFT JOIN status_notices n ON n.id = m.notice_id WHERE m.claim = ? ORDER BY m.seq";
-    private static final String FINISH = "UPDATE status_mails SET status = ?, next_attempt_at = ?, claim = NULL,"
-            + " sent_at = ?, last_error = ? WHERE id = ? AND claim = ?";
+    private static final String FINISH = "UPDATE status_mails SET status = :status, next_attempt_at = :retry_at,"
+            + " claim = NULL, sent_at = :sent_at, last_error = :last_error WHERE id = :id AND claim = :claim";
     private static final String PRUNE_MAILS = "DELETE FROM status_mails WHERE seq IN (SELECT seq FROM status_mails"
-            + " WHERE status <> 'pending' AND created_at < ? ORDER BY seq LIMIT ?)";
+            + " WHERE status <> 'pending' AND created_at < :cutoff ORDER BY seq LIMIT :limit)";
     private static final String PRUNE_NOTICES = "DELETE FROM status_notices WHERE seq IN (SELECT seq FROM"
-            + " status_notices n WHERE n.fanned_out AND n.created_at < ? AND NOT EXISTS (SELECT 1 FROM"
-            + " status_mails m WHERE m.notice_id = n.id) ORDER BY seq LIMIT ?)";
+            + " status_notices n WHERE n.fanned_out AND n.created_at < :cutoff AND NOT EXISTS (SELECT 1 FROM"
+            + " status_mails m WHERE m.notice_id = n.id) ORDER BY seq LIMIT :limit)";
     private static final String COUNT_PENDING = "SELECT COUNT(*) FROM status_mails WHERE status = 'pending'";
 
     /** How a claimed mail ended this time. */
@@ -82,56 +81,53 @@ final class MailQueue {
      */
     int fanOut(Instant now, int limit) {
         return database.inTransaction(connection -> {
-            long noticeSeq;
-            String noticeId;
-            boolean allServices;
-            long after;
-            try (PreparedStatement ps = connection.prepareStatement(selectUnfanned);
-                    ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return -1;
-                }
-                noticeSeq = rs.getLong("seq");
-                noticeId = rs.getString("id");
-                allServices = rs.getBoolean("all_services");
-                after = rs.getLong("fanout_after");
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Unfanned> notice = sql.createQuery(selectUnfanned)
+                        .map((rs, ctx) -> new Unfanned(
+                                rs.getLong("seq"),
+                                rs.getString("id"),
+                                rs.getBoolean("all_services"),
+                                rs.getLong("fanout_after")))
+                        .findOne();
+                return notice.isEmpty() ? -1 : fanOut(sql, notice.get(), now, limit);
             }
-            List<String> audience = new ArrayList<>();
-            long last = after;
-            try (PreparedStatement ps = connection.prepareStatement(SELECT_AUDIENCE)) {
-                ps.setLong(1, noticeSeq);
-                ps.setLong(2, after);
-                ps.setBoolean(3, allServices);
-                ps.setString(4, noticeId);
-                ps.setInt(5, limit);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        last = rs.getLong(1);
-                        audience.add(rs.getString(2));
-                    }
-                }
-            }
-            if (!audience.isEmpty()) {
-                try (PreparedStatement ps = connection.prepareStatement(INSERT_MAIL)) {
-                    for (String subscriberId : audience) {
-                        ps.setString(1, Ids.statusMail());
-                        ps.setString(2, subscriberId);
-                        ps.setString(3, noticeId);
-                        ps.setLong(4, now.toEpochMilli());
-                        ps.setLong(5, now.toEpochMilli());
-                        ps.addBatch();
-                    }
-                    ps.executeBatch();
-                }
-            }
-            try (PreparedStatement ps = connection.prepareStatement(ADVANCE)) {
-                ps.setLong(1, last);
-                ps.setBoolean(2, audience.size() < limit);
-                ps.setString(3, noticeId);
-                ps.executeUpdate();
-            }
-            return audience.size();
         });
+    }
+
+    /** The oldest notice not yet fanned out, and the last subscriber its batches have reached. */
+    private record Unfanned(long seq, String id, boolean allServices, long after) {}
+
+    /** A subscriber of the notice's audience, by its position. */
+    private record Member(long seq, String id) {}
+
+    private static int fanOut(Handle sql, Unfanned notice, Instant now, int limit) {
+        List<Member> audience = sql.createQuery(SELECT_AUDIENCE)
+                .bind("notice_seq", notice.seq())
+                .bind("after", notice.after())
+                .bind("all_services", notice.allServices())
+                .bind("notice_id", notice.id())
+                .bind("limit", limit)
+                .map((rs, ctx) -> new Member(rs.getLong(1), rs.getString(2)))
+                .list();
+        if (!audience.isEmpty()) {
+            PreparedBatch batch = sql.prepareBatch(INSERT_MAIL);
+            for (Member member : audience) {
+                batch.bind("id", Ids.statusMail())
+                        .bind("subscriber_id", member.id())
+                        .bind("notice_id", notice.id())
+                        .bind("now", now.toEpochMilli())
+                        .add();
+            }
+            batch.execute();
+        }
+        sql.createUpdate(ADVANCE)
+                .bind(
+                        "fanout_after",
+                        audience.isEmpty() ? notice.after() : audience.getLast().seq())
+                .bind("fanned_out", audience.size() < limit)
+                .bind("id", notice.id())
+                .execute();
+        return audience.size();
     }
 
     /**
@@ -160,13 +156,15 @@ final class MailQueue {
     /** The links a claimed mail carries, made now (tokens stored hashed); empty when it is no longer wanted. */
     Optional<MailLinks> links(ClaimedMail mail, Instant now) {
         return database.inTransaction(connection -> {
-            if (mail.kind().equals("confirm")) {
-                return SubscriberStore.confirmToken(connection, mail.subscriberId(), now)
-                        .map(MailLinks::confirmation);
+            try (Handle sql = Sql.on(connection)) {
+                if (mail.kind().equals("confirm")) {
+                    return SubscriberStore.confirmToken(sql, mail.subscriberId(), now)
+                            .map(MailLinks::confirmation);
+                }
+                return Optional.of(MailLinks.subscriber(
+                        SubscriberStore.issueLink(sql, mail.subscriberId(), TokenPurpose.MANAGE, now),
+                        SubscriberStore.issueLink(sql, mail.subscriberId(), TokenPurpose.UNSUBSCRIBE, now)));
             }
-            return Optional.of(MailLinks.subscriber(
-                    SubscriberStore.issueLink(connection, mail.subscriberId(), TokenPurpose.MANAGE, now),
-                    SubscriberStore.issueLink(connection, mail.subscriberId(), TokenPurpose.UNSUBSCRIBE, now)));
         });
     }
 
@@ -178,52 +176,41 @@ final class MailQueue {
             Optional<Instant> retryAt,
             Optional<String> error,
             Instant now) {
-        database.runInTransaction(connection -> finish(connection, mail, claim, result, retryAt, error, now));
-    }
-
-    private static void finish(
-            Connection connection,
-            ClaimedMail mail,
-            String claim,
-            Result result,
-            Optional<Instant> retryAt,
-            Optional<String> error,
-            Instant now)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(FINISH)) {
-            ps.setString(1, result.status);
-            dev.pulseledger.store.Rows.setOptionalInstant(ps, 2, retryAt);
-            dev.pulseledger.store.Rows.setOptionalInstant(
-                    ps, 3, result == Result.SENT ? Optional.of(now) : Optional.empty());
-            ps.setString(4, error.orElse(null));
-            ps.setString(5, mail.id());
-            ps.setString(6, claim);
-            ps.executeUpdate();
-        }
+        database.runInTransaction(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                sql.createUpdate(FINISH)
+                        .bind("status", result.status)
+                        .bind("retry_at", retryAt.map(Instant::toEpochMilli).orElse(null))
+                        .bind("sent_at", result == Result.SENT ? Long.valueOf(now.toEpochMilli()) : null)
+                        .bind("last_error", error.orElse(null))
+                        .bind("id", mail.id())
+                        .bind("claim", claim)
+                        .execute();
+            }
+        });
     }
 
     /** Deletes finished mails and fanned-out notices older than {@code cutoff}, at most {@code limit} each. */
     int prune(Instant cutoff, int limit) {
         return database.inTransaction(connection -> {
-            int deleted = 0;
-            for (String sql : List.of(PRUNE_MAILS, PRUNE_NOTICES)) {
-                try (PreparedStatement ps = connection.prepareStatement(sql)) {
-                    ps.setLong(1, cutoff.toEpochMilli());
-                    ps.setInt(2, limit);
-                    deleted += ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                int deleted = 0;
+                for (String prune : List.of(PRUNE_MAILS, PRUNE_NOTICES)) {
+                    deleted += sql.createUpdate(prune)
+                            .bind("cutoff", cutoff.toEpochMilli())
+                            .bind("limit", limit)
+                            .execute();
                 }
+                return deleted;
             }
-            return deleted;
         });
     }
 
     /** Mails waiting for a first or further attempt, on every node. */
     long pendingCount() {
         return database.read(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(COUNT_PENDING);
-                    ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+            try (Handle sql = Sql.on(connection)) {
+                return sql.createQuery(COUNT_PENDING).mapTo(Long.class).one();
             }
         });
     }

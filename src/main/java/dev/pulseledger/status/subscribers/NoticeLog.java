@@ -7,17 +7,18 @@ import dev.pulseledger.http.Times;
 import dev.pulseledger.status.incidents.NoticeSink;
 import dev.pulseledger.status.incidents.StatusNotice;
 import dev.pulseledger.store.Ids;
+import dev.pulseledger.store.Sql;
 import dev.pulseledger.webhooks.WebhookStore;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * Keeps each notice on the transaction of its change: the {@code status.*} event in the outbox (with a
@@ -28,13 +29,14 @@ import java.util.Map;
 public final class NoticeLog implements NoticeSink {
     private static final String SELECT_PUBLIC = "SELECT id, name FROM services WHERE public ORDER BY position, id";
     private static final String INSERT_NOTICE =
-            "INSERT INTO status_notices (id, type, payload, all_services," + " created_at) VALUES (?, ?, ?, ?, ?)";
+            "INSERT INTO status_notices (id, type, payload, all_services, created_at)"
+                    + " VALUES (:id, :type, :payload, :all_services, :created_at)";
     private static final String INSERT_SERVICE =
-            "INSERT INTO status_notice_services (notice_id, service_id) VALUES (?, ?)";
+            "INSERT INTO status_notice_services (notice_id, service_id) VALUES (:notice_id, :service_id)";
     private static final String SELECT_WEBHOOKS = "SELECT s.webhook_id FROM status_subscribers s"
-            + " WHERE s.kind = 'webhook' AND (s.all_services OR ? OR EXISTS (SELECT 1 FROM"
+            + " WHERE s.kind = 'webhook' AND (s.all_services OR :all_services OR EXISTS (SELECT 1 FROM"
             + " status_subscriber_services x JOIN status_notice_services y ON y.service_id = x.service_id"
-            + " WHERE x.subscriber_id = s.id AND y.notice_id = ?)) ORDER BY s.seq";
+            + " WHERE x.subscriber_id = s.id AND y.notice_id = :notice_id)) ORDER BY s.seq";
 
     private final Outbox outbox;
     private final WebhookStore webhooks;
@@ -46,7 +48,13 @@ public final class NoticeLog implements NoticeSink {
 
     @Override
     public void record(Connection connection, StatusNotice notice, Instant at) throws SQLException {
-        Map<String, String> publicNames = publicServices(connection);
+        try (Handle sql = Sql.on(connection)) {
+            record(connection, sql, notice, at);
+        }
+    }
+
+    private void record(Connection connection, Handle sql, StatusNotice notice, Instant at) throws SQLException {
+        Map<String, String> publicNames = publicServices(sql);
         List<String> services = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (Map.Entry<String, String> service : publicNames.entrySet()) {
@@ -85,50 +93,36 @@ public final class NoticeLog implements NoticeSink {
                 names,
                 startsAt,
                 endsAt);
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_NOTICE)) {
-            ps.setString(1, noticeId);
-            ps.setString(2, notice.type().wire());
-            ps.setString(3, new String(Json.bytes(payload), StandardCharsets.UTF_8));
-            ps.setBoolean(4, services.isEmpty());
-            ps.setLong(5, at.toEpochMilli());
-            ps.executeUpdate();
-        }
+        sql.createUpdate(INSERT_NOTICE)
+                .bind("id", noticeId)
+                .bind("type", notice.type().wire())
+                .bind("payload", new String(Json.bytes(payload), StandardCharsets.UTF_8))
+                .bind("all_services", services.isEmpty())
+                .bind("created_at", at.toEpochMilli())
+                .execute();
         if (!services.isEmpty()) {
-            try (PreparedStatement ps = connection.prepareStatement(INSERT_SERVICE)) {
-                for (String service : services) {
-                    ps.setString(1, noticeId);
-                    ps.setString(2, service);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
+            PreparedBatch batch = sql.prepareBatch(INSERT_SERVICE);
+            for (String service : services) {
+                batch.bind("notice_id", noticeId).bind("service_id", service).add();
             }
+            batch.execute();
         }
-        webhooks.enqueueTo(connection, appended.getFirst().id(), statusWebhooks(connection, noticeId, services), at);
+        webhooks.enqueueTo(connection, appended.getFirst().id(), statusWebhooks(sql, noticeId, services), at);
     }
 
-    private static Map<String, String> publicServices(Connection connection) throws SQLException {
+    private static Map<String, String> publicServices(Handle sql) {
         Map<String, String> names = new LinkedHashMap<>();
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_PUBLIC);
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                names.put(rs.getString("id"), rs.getString("name"));
-            }
-        }
+        sql.createQuery(SELECT_PUBLIC)
+                .map((rs, ctx) -> Map.entry(rs.getString("id"), rs.getString("name")))
+                .forEach(service -> names.put(service.getKey(), service.getValue()));
         return names;
     }
 
-    private static List<String> statusWebhooks(Connection connection, String noticeId, List<String> services)
-            throws SQLException {
-        List<String> ids = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_WEBHOOKS)) {
-            ps.setBoolean(1, services.isEmpty());
-            ps.setString(2, noticeId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getString(1));
-                }
-            }
-        }
-        return ids;
+    private static List<String> statusWebhooks(Handle sql, String noticeId, List<String> services) {
+        return sql.createQuery(SELECT_WEBHOOKS)
+                .bind("all_services", services.isEmpty())
+                .bind("notice_id", noticeId)
+                .mapTo(String.class)
+                .list();
     }
 }

@@ -4,18 +4,21 @@ import dev.pulseledger.events.Outbox;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Rows;
+import dev.pulseledger.store.Sql;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jdbi.v3.core.statement.Query;
 
 /**
  * SQL for email subscribers: double opt-in, the tokens of their links (hashed, one purpose each),
@@ -35,45 +38,49 @@ public final class SubscriberStore {
     public static final int MAILS_PER_DAY = 3;
 
     static final String SUBSCRIBER_COLUMNS =
-            "s.seq, s.id, s.kind, s.email, s.webhook_id, s.all_services," + " s.created_at, s.confirmed_at, w.url";
+            "s.seq, s.id, s.kind, s.email, s.webhook_id, s.all_services, s.created_at, s.confirmed_at, w.url";
     static final String SUBSCRIBER_FROM = " FROM status_subscribers s LEFT JOIN webhooks w ON w.id = s.webhook_id";
 
     private static final String INSERT_EMAIL = "INSERT INTO status_subscribers (id, kind, email, all_services,"
-            + " created_at, expires_at) VALUES (?, 'email', ?, ?, ?, ?) ON CONFLICT (email) DO NOTHING";
+            + " created_at, expires_at) VALUES (:id, 'email', :email, :all_services, :now, :expires_at)"
+            + " ON CONFLICT (email) DO NOTHING";
     private static final String SELECT_BY_EMAIL =
-            "SELECT " + SUBSCRIBER_COLUMNS + SUBSCRIBER_FROM + " WHERE s.email = ?";
-    private static final String SELECT_BY_ID = "SELECT " + SUBSCRIBER_COLUMNS + SUBSCRIBER_FROM + " WHERE s.id = ?";
-    private static final String SELECT_SERVICES =
-            "SELECT service_id FROM status_subscriber_services WHERE subscriber_id = ? ORDER BY service_id";
-    private static final String SET_PENDING =
-            "UPDATE status_subscribers SET all_services = ?, expires_at = ? WHERE id = ? AND confirmed_at IS NULL";
-    private static final String SET_ALL = "UPDATE status_subscribers SET all_services = ? WHERE id = ?";
-    private static final String DELETE_SERVICES = "DELETE FROM status_subscriber_services WHERE subscriber_id = ?";
-    private static final String INSERT_SERVICE =
-            "INSERT INTO status_subscriber_services (subscriber_id, service_id) VALUES (?, ?)";
+            "SELECT " + SUBSCRIBER_COLUMNS + SUBSCRIBER_FROM + " WHERE s.email = :email";
+    private static final String SELECT_BY_ID = "SELECT " + SUBSCRIBER_COLUMNS + SUBSCRIBER_FROM + " WHERE s.id = :id";
+    private static final String SELECT_SERVICES = "SELECT service_id FROM status_subscriber_services"
+            + " WHERE subscriber_id = :subscriber_id ORDER BY service_id";
+    private static final String SET_PENDING = "UPDATE status_subscribers SET all_services = :all_services,"
+            + " expires_at = :expires_at WHERE id = :id AND confirmed_at IS NULL";
+    private static final String SET_ALL = "UPDATE status_subscribers SET all_services = :all_services WHERE id = :id";
+    private static final String DELETE_SERVICES =
+            "DELETE FROM status_subscriber_services WHERE subscriber_id = :subscriber_id";
+    private static final String INSERT_SERVICE = "INSERT INTO status_subscriber_services (subscriber_id, service_id)"
+            + " VALUES (:subscriber_id, :service_id)";
     private static final String INSERT_MAIL = "INSERT INTO status_mails (id, subscriber_id, kind, status,"
-            + " next_attempt_at, created_at) VALUES (?, ?, ?, 'pending', ?, ?)";
+            + " next_attempt_at, created_at) VALUES (:id, :subscriber_id, :kind, 'pending', :now, :now)";
     private static final String COUNT = "INSERT INTO status_subscribe_counts (scope, key_hash, window_start, count)"
-            + " VALUES (?, ?, ?, 1) ON CONFLICT (scope, key_hash, window_start)"
+            + " VALUES (:scope, :key_hash, :window_start, 1) ON CONFLICT (scope, key_hash, window_start)"
             + " DO UPDATE SET count = status_subscribe_counts.count + 1 RETURNING count";
-    private static final String INSERT_TOKEN =
-            "INSERT INTO status_subscriber_tokens (hash, subscriber_id, purpose," + " expires_at) VALUES (?, ?, ?, ?)";
+    private static final String INSERT_TOKEN = "INSERT INTO status_subscriber_tokens (hash, subscriber_id, purpose,"
+            + " expires_at) VALUES (:hash, :subscriber_id, :purpose, :expires_at)";
     private static final String SELECT_TOKEN = "SELECT " + SUBSCRIBER_COLUMNS + SUBSCRIBER_FROM
             + " JOIN status_subscriber_tokens t ON t.subscriber_id = s.id"
-            + " WHERE t.hash = ? AND t.purpose = ? AND t.expires_at > ?";
-    private static final String DELETE_TOKEN = "DELETE FROM status_subscriber_tokens WHERE hash = ?";
-    private static final String CONFIRM = "UPDATE status_subscribers SET confirmed_at = ?, expires_at = NULL"
-            + " WHERE id = ? AND confirmed_at IS NULL AND expires_at > ?";
+            + " WHERE t.hash = :hash AND t.purpose = :purpose AND t.expires_at > :now";
+    private static final String DELETE_TOKEN = "DELETE FROM status_subscriber_tokens WHERE hash = :hash";
+    private static final String CONFIRM = "UPDATE status_subscribers SET confirmed_at = :now, expires_at = NULL"
+            + " WHERE id = :id AND confirmed_at IS NULL AND expires_at > :now";
     private static final String CONFIRMED_AFTER = "UPDATE status_subscribers SET confirmed_after_notice ="
-            + " (SELECT COALESCE(MAX(seq), 0) FROM status_notices) WHERE id = ?";
-    private static final String DELETE = "DELETE FROM status_subscribers WHERE id = ?";
-    private static final String DELETE_WEBHOOK = "DELETE FROM webhooks WHERE id = ?";
+            + " (SELECT COALESCE(MAX(seq), 0) FROM status_notices) WHERE id = :id";
+    private static final String DELETE = "DELETE FROM status_subscribers WHERE id = :id";
+    private static final String DELETE_WEBHOOK = "DELETE FROM webhooks WHERE id = :id";
+    private static final String SELECT_CONFIRMABLE = "SELECT expires_at FROM status_subscribers"
+            + " WHERE id = :id AND confirmed_at IS NULL AND expires_at > :now";
 
     private static final String SWEEP_UNCONFIRMED = "DELETE FROM status_subscribers WHERE id IN (SELECT id FROM"
-            + " status_subscribers WHERE confirmed_at IS NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?)";
+            + " status_subscribers WHERE confirmed_at IS NULL AND expires_at <= :now ORDER BY expires_at LIMIT :limit)";
     private static final String SWEEP_TOKENS = "DELETE FROM status_subscriber_tokens WHERE hash IN (SELECT hash FROM"
-            + " status_subscriber_tokens WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)";
-    private static final String SWEEP_COUNTS = "DELETE FROM status_subscribe_counts WHERE window_start < ?";
+            + " status_subscriber_tokens WHERE expires_at <= :now ORDER BY expires_at LIMIT :limit)";
+    private static final String SWEEP_COUNTS = "DELETE FROM status_subscribe_counts WHERE window_start < :before";
 
     /** Where counted requests are kept apart. */
     private enum Scope {
@@ -120,7 +127,11 @@ public final class SubscriberStore {
      * ask again if it is over {@link #REQUESTS_PER_HOUR}; empty when it is within the limit.
      */
     public Optional<Instant> countRequest(String clientKey, Instant now) {
-        return database.inTransaction(connection -> over(connection, Scope.REQUEST, clientKey, now));
+        return database.inTransaction(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                return over(sql, Scope.REQUEST, clientKey, now);
+            }
+        });
     }
 
     /**
@@ -130,60 +141,61 @@ public final class SubscriberStore {
      */
     public Outcome subscribe(String email, ServiceChoice choice, Instant now) {
         return database.inTransaction(connection -> {
-            Optional<Instant> retryAt = over(connection, Scope.MAIL, email, now);
-            if (retryAt.isPresent()) {
-                return new Outcome.TooMany(retryAt.get());
-            }
-            Instant expiresAt = now.plus(CONFIRM_WITHIN);
-            try (PreparedStatement ps = connection.prepareStatement(INSERT_EMAIL)) {
-                ps.setString(1, Ids.statusSubscriber());
-                ps.setString(2, email);
-                ps.setBoolean(3, choice.all());
-                ps.setLong(4, now.toEpochMilli());
-                ps.setLong(5, expiresAt.toEpochMilli());
-                ps.executeUpdate();
-            }
-            Subscriber subscriber = one(
-                            connection,
-                            SELECT_BY_EMAIL + database.dialect().lockClause().replace("FOR UPDATE", "FOR UPDATE OF s"),
-                            email)
-                    .orElseThrow();
-            String kind = "manage";
-            if (!subscriber.confirmed()) {
-                try (PreparedStatement ps = connection.prepareStatement(SET_PENDING)) {
-                    ps.setBoolean(1, choice.all());
-                    ps.setLong(2, expiresAt.toEpochMilli());
-                    ps.setString(3, subscriber.id());
-                    ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Instant> retryAt = over(sql, Scope.MAIL, email, now);
+                if (retryAt.isPresent()) {
+                    return new Outcome.TooMany(retryAt.get());
                 }
-                writeServices(connection, subscriber.id(), choice);
-                kind = "confirm";
+                Instant expiresAt = now.plus(CONFIRM_WITHIN);
+                sql.createUpdate(INSERT_EMAIL)
+                        .bind("id", Ids.statusSubscriber())
+                        .bind("email", email)
+                        .bind("all_services", choice.all())
+                        .bind("now", now.toEpochMilli())
+                        .bind("expires_at", expiresAt.toEpochMilli())
+                        .execute();
+                Subscriber subscriber = withServices(
+                                sql,
+                                sql.createQuery(SELECT_BY_EMAIL
+                                                + database.dialect()
+                                                        .lockClause()
+                                                        .replace("FOR UPDATE", "FOR UPDATE OF s"))
+                                        .bind("email", email))
+                        .orElseThrow();
+                String kind = "manage";
+                if (!subscriber.confirmed()) {
+                    sql.createUpdate(SET_PENDING)
+                            .bind("all_services", choice.all())
+                            .bind("expires_at", expiresAt.toEpochMilli())
+                            .bind("id", subscriber.id())
+                            .execute();
+                    writeServices(sql, subscriber.id(), choice);
+                    kind = "confirm";
+                }
+                queueMail(sql, subscriber.id(), kind, now);
+                return new Outcome.Queued();
             }
-            queueMail(connection, subscriber.id(), kind, now);
-            return new Outcome.Queued();
         });
     }
 
     /** Follows a confirmation link: confirms the subscriber once, spends the token, opens a manage link. */
     public Confirmation confirm(String tokenHash, Instant now) {
         return database.inTransaction(connection -> {
-            Optional<Subscriber> found = byToken(connection, tokenHash, TokenPurpose.CONFIRM, now);
-            if (found.isEmpty()) {
-                return new Confirmation.Invalid();
-            }
-            try (PreparedStatement ps = connection.prepareStatement(CONFIRM)) {
-                ps.setLong(1, now.toEpochMilli());
-                ps.setString(2, found.get().id());
-                ps.setLong(3, now.toEpochMilli());
-                if (ps.executeUpdate() == 1) {
-                    confirmedAfter(connection, found.get().id());
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Subscriber> found = byToken(sql, tokenHash, TokenPurpose.CONFIRM, now);
+                if (found.isEmpty()) {
+                    return new Confirmation.Invalid();
                 }
+                if (sql.createUpdate(CONFIRM)
+                                .bind("now", now.toEpochMilli())
+                                .bind("id", found.get().id())
+                                .execute()
+                        == 1) {
+                    confirmedAfter(connection, sql, found.get().id());
+                }
+                sql.createUpdate(DELETE_TOKEN).bind("hash", tokenHash).execute();
+                return new Confirmation.Confirmed(issueLink(sql, found.get().id(), TokenPurpose.MANAGE, now));
             }
-            try (PreparedStatement ps = connection.prepareStatement(DELETE_TOKEN)) {
-                ps.setString(1, tokenHash);
-                ps.executeUpdate();
-            }
-            return new Confirmation.Confirmed(issueLink(connection, found.get().id(), TokenPurpose.MANAGE, now));
         });
     }
 
@@ -192,93 +204,102 @@ public final class SubscriberStore {
      * one. Read under the outbox's lock, which every notice holds from drawing its seq to its commit (taken
      * last, as appends take it), so no notice can commit between this read and the confirmation's commit.
      */
-    private void confirmedAfter(Connection connection, String subscriberId) throws SQLException {
+    private void confirmedAfter(Connection connection, Handle sql, String subscriberId) throws SQLException {
         Outbox.holdAppends(database, connection);
-        try (PreparedStatement ps = connection.prepareStatement(CONFIRMED_AFTER)) {
-            ps.setString(1, subscriberId);
-            ps.executeUpdate();
-        }
+        sql.createUpdate(CONFIRMED_AFTER).bind("id", subscriberId).execute();
     }
 
     /** Whether a confirmation link is good: a live token for a request not yet confirmed. */
     boolean confirmable(String tokenHash, Instant now) {
-        return database.read(connection -> byToken(connection, tokenHash, TokenPurpose.CONFIRM, now)
-                .filter(s -> !s.confirmed())
-                .isPresent());
+        return database.read(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                return byToken(sql, tokenHash, TokenPurpose.CONFIRM, now)
+                        .filter(s -> !s.confirmed())
+                        .isPresent();
+            }
+        });
     }
 
     /** The confirmed subscriber a manage or unsubscribe link opens, if the link is good. */
     Optional<Subscriber> byToken(String tokenHash, TokenPurpose purpose, Instant now) {
-        return database.read(
-                connection -> byToken(connection, tokenHash, purpose, now).filter(Subscriber::confirmed));
+        return database.read(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                return byToken(sql, tokenHash, purpose, now).filter(Subscriber::confirmed);
+            }
+        });
     }
 
-    private Optional<Subscriber> byToken(Connection connection, String tokenHash, TokenPurpose purpose, Instant now)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_TOKEN)) {
-            ps.setString(1, tokenHash);
-            ps.setString(2, purpose.wire());
-            ps.setLong(3, now.toEpochMilli());
-            return withServices(connection, ps);
-        }
+    private static Optional<Subscriber> byToken(Handle sql, String tokenHash, TokenPurpose purpose, Instant now) {
+        return withServices(
+                sql,
+                sql.createQuery(SELECT_TOKEN)
+                        .bind("hash", tokenHash)
+                        .bind("purpose", purpose.wire())
+                        .bind("now", now.toEpochMilli()));
     }
 
     /** Replaces the subscriber's choice of services; false when it is gone. */
     public boolean changeServices(String subscriberId, ServiceChoice choice) {
         return database.inTransaction(connection -> {
-            try (PreparedStatement ps = connection.prepareStatement(SET_ALL)) {
-                ps.setBoolean(1, choice.all());
-                ps.setString(2, subscriberId);
-                if (ps.executeUpdate() == 0) {
+            try (Handle sql = Sql.on(connection)) {
+                if (sql.createUpdate(SET_ALL)
+                                .bind("all_services", choice.all())
+                                .bind("id", subscriberId)
+                                .execute()
+                        == 0) {
                     return false;
                 }
+                writeServices(sql, subscriberId, choice);
+                return true;
             }
-            writeServices(connection, subscriberId, choice);
-            return true;
         });
     }
 
     /** Deletes the subscriber with its tokens, services and unsent mails; a webhook's endpoint goes too. */
     public boolean delete(String subscriberId) {
         return database.inTransaction(connection -> {
-            Optional<Subscriber> found = one(connection, SELECT_BY_ID, subscriberId);
-            if (found.isEmpty()) {
-                return false;
-            }
-            try (PreparedStatement ps = connection.prepareStatement(DELETE)) {
-                ps.setString(1, subscriberId);
-                ps.executeUpdate();
-            }
-            if (found.get().webhookId().isPresent()) {
-                try (PreparedStatement ps = connection.prepareStatement(DELETE_WEBHOOK)) {
-                    ps.setString(1, found.get().webhookId().get());
-                    ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                Optional<Subscriber> found = byId(sql, subscriberId);
+                if (found.isEmpty()) {
+                    return false;
                 }
+                sql.createUpdate(DELETE).bind("id", subscriberId).execute();
+                if (found.get().webhookId().isPresent()) {
+                    sql.createUpdate(DELETE_WEBHOOK)
+                            .bind("id", found.get().webhookId().get())
+                            .execute();
+                }
+                return true;
             }
-            return true;
         });
     }
 
     public Optional<Subscriber> find(String subscriberId) {
-        return database.read(connection -> one(connection, SELECT_BY_ID, subscriberId));
+        return database.read(connection -> {
+            try (Handle sql = Sql.on(connection)) {
+                return byId(sql, subscriberId);
+            }
+        });
+    }
+
+    /** The subscriber with its services; empty when there is none with this id. */
+    static Optional<Subscriber> byId(Handle sql, String subscriberId) {
+        return withServices(sql, sql.createQuery(SELECT_BY_ID).bind("id", subscriberId));
     }
 
     /** Stores a new token for the subscriber's link and returns it; only its hash is kept. */
-    static String issueLink(Connection connection, String subscriberId, TokenPurpose purpose, Instant now)
-            throws SQLException {
-        return issueUntil(connection, subscriberId, purpose, now.plus(LINK_LIFETIME));
+    static String issueLink(Handle sql, String subscriberId, TokenPurpose purpose, Instant now) {
+        return issueUntil(sql, subscriberId, purpose, now.plus(LINK_LIFETIME));
     }
 
-    private static String issueUntil(
-            Connection connection, String subscriberId, TokenPurpose purpose, Instant expiresAt) throws SQLException {
+    private static String issueUntil(Handle sql, String subscriberId, TokenPurpose purpose, Instant expiresAt) {
         String token = SubscriberTokens.newToken();
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_TOKEN)) {
-            ps.setString(1, SubscriberTokens.hash(token));
-            ps.setString(2, subscriberId);
-            ps.setString(3, purpose.wire());
-            ps.setLong(4, expiresAt.toEpochMilli());
-            ps.executeUpdate();
-        }
+        sql.createUpdate(INSERT_TOKEN)
+                .bind("hash", SubscriberTokens.hash(token))
+                .bind("subscriber_id", subscriberId)
+                .bind("purpose", purpose.wire())
+                .bind("expires_at", expiresAt.toEpochMilli())
+                .execute();
         return token;
     }
 
@@ -288,87 +309,63 @@ public final class SubscriberStore {
      */
     public int sweep(Instant now, int limit) {
         return database.inTransaction(connection -> {
-            int deleted = 0;
-            for (String sql : List.of(SWEEP_UNCONFIRMED, SWEEP_TOKENS)) {
-                try (PreparedStatement ps = connection.prepareStatement(sql)) {
-                    ps.setLong(1, now.toEpochMilli());
-                    ps.setInt(2, limit);
-                    deleted += ps.executeUpdate();
+            try (Handle sql = Sql.on(connection)) {
+                int deleted = 0;
+                for (String sweep : List.of(SWEEP_UNCONFIRMED, SWEEP_TOKENS)) {
+                    deleted += sql.createUpdate(sweep)
+                            .bind("now", now.toEpochMilli())
+                            .bind("limit", limit)
+                            .execute();
                 }
+                deleted += sql.createUpdate(SWEEP_COUNTS)
+                        .bind("before", now.minus(Duration.ofDays(2)).toEpochMilli())
+                        .execute();
+                return deleted;
             }
-            try (PreparedStatement ps = connection.prepareStatement(SWEEP_COUNTS)) {
-                ps.setLong(1, now.minus(Duration.ofDays(2)).toEpochMilli());
-                deleted += ps.executeUpdate();
-            }
-            return deleted;
         });
     }
 
-    static void writeServices(Connection connection, String subscriberId, ServiceChoice choice) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(DELETE_SERVICES)) {
-            ps.setString(1, subscriberId);
-            ps.executeUpdate();
-        }
+    static void writeServices(Handle sql, String subscriberId, ServiceChoice choice) {
+        sql.createUpdate(DELETE_SERVICES).bind("subscriber_id", subscriberId).execute();
         if (choice.services().isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_SERVICE)) {
-            for (String service : choice.services()) {
-                ps.setString(1, subscriberId);
-                ps.setString(2, service);
-                ps.addBatch();
-            }
-            ps.executeBatch();
+        PreparedBatch batch = sql.prepareBatch(INSERT_SERVICE);
+        for (String service : choice.services()) {
+            batch.bind("subscriber_id", subscriberId)
+                    .bind("service_id", service)
+                    .add();
         }
+        batch.execute();
     }
 
-    private static void queueMail(Connection connection, String subscriberId, String kind, Instant now)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(INSERT_MAIL)) {
-            ps.setString(1, Ids.statusMail());
-            ps.setString(2, subscriberId);
-            ps.setString(3, kind);
-            ps.setLong(4, now.toEpochMilli());
-            ps.setLong(5, now.toEpochMilli());
-            ps.executeUpdate();
-        }
+    private static void queueMail(Handle sql, String subscriberId, String kind, Instant now) {
+        sql.createUpdate(INSERT_MAIL)
+                .bind("id", Ids.statusMail())
+                .bind("subscriber_id", subscriberId)
+                .bind("kind", kind)
+                .bind("now", now.toEpochMilli())
+                .execute();
     }
 
     /** Counts one more in the key's current window; the window's end when the count is over the limit. */
-    private static Optional<Instant> over(Connection connection, Scope scope, String key, Instant now)
-            throws SQLException {
+    private static Optional<Instant> over(Handle sql, Scope scope, String key, Instant now) {
         long windowMillis = scope.window.toMillis();
         long windowStart = now.toEpochMilli() - Math.floorMod(now.toEpochMilli(), windowMillis);
-        try (PreparedStatement ps = connection.prepareStatement(COUNT)) {
-            ps.setString(1, scope.wire);
-            ps.setString(2, SubscriberTokens.hash(scope.wire + ":" + key));
-            ps.setLong(3, windowStart);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1) > scope.limit
-                        ? Optional.of(Instant.ofEpochMilli(windowStart + windowMillis))
-                        : Optional.empty();
-            }
-        }
+        int count = sql.createQuery(COUNT)
+                .bind("scope", scope.wire)
+                .bind("key_hash", SubscriberTokens.hash(scope.wire + ":" + key))
+                .bind("window_start", windowStart)
+                .mapTo(Integer.class)
+                .one();
+        return count > scope.limit ? Optional.of(Instant.ofEpochMilli(windowStart + windowMillis)) : Optional.empty();
     }
 
-    static Optional<Subscriber> one(Connection connection, String sql, String value) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(sql)) {
-            ps.setString(1, value);
-            return withServices(connection, ps);
-        }
-    }
-
-    private static Optional<Subscriber> withServices(Connection connection, PreparedStatement ps) throws SQLException {
-        Optional<Subscriber> row;
-        try (ResultSet rs = ps.executeQuery()) {
-            row = rs.next() ? Optional.of(row(rs, new TreeSet<>())) : Optional.empty();
-        }
-        if (row.isEmpty()) {
-            return row;
-        }
-        return Optional.of(
-                withServices(row.get(), services(connection, List.of(row.get().id()))));
+    /** The one subscriber {@code select} finds, with its services. */
+    private static Optional<Subscriber> withServices(Handle sql, Query select) {
+        return select.map((rs, ctx) -> row(rs, new TreeSet<>()))
+                .findOne()
+                .map(row -> withServices(row, services(sql, List.of(row.id()))));
     }
 
     static Subscriber withServices(Subscriber s, Map<String, SortedSet<String>> services) {
@@ -385,18 +382,14 @@ public final class SubscriberStore {
                 s.confirmedAt());
     }
 
-    static Map<String, SortedSet<String>> services(Connection connection, List<String> subscriberIds)
-            throws SQLException {
-        Map<String, SortedSet<String>> services = new java.util.HashMap<>();
-        try (PreparedStatement ps = connection.prepareStatement(SELECT_SERVICES)) {
-            for (String id : subscriberIds) {
-                ps.setString(1, id);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        services.computeIfAbsent(id, k -> new TreeSet<>()).add(rs.getString(1));
-                    }
-                }
-            }
+    private static Map<String, SortedSet<String>> services(Handle sql, List<String> subscriberIds) {
+        Map<String, SortedSet<String>> services = new HashMap<>();
+        for (String id : subscriberIds) {
+            sql.createQuery(SELECT_SERVICES)
+                    .bind("subscriber_id", id)
+                    .mapTo(String.class)
+                    .forEach(service ->
+                            services.computeIfAbsent(id, k -> new TreeSet<>()).add(service));
         }
         return services;
     }
@@ -417,31 +410,20 @@ public final class SubscriberStore {
     }
 
     /** A new token for the confirmation mail of an unconfirmed subscriber, valid until its request expires. */
-    static Optional<String> confirmToken(Connection connection, String subscriberId, Instant now) throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(
-                "SELECT expires_at FROM status_subscribers WHERE id = ? AND confirmed_at IS NULL AND expires_at > ?")) {
-            ps.setString(1, subscriberId);
-            ps.setLong(2, now.toEpochMilli());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                Instant expiresAt = Instant.ofEpochMilli(rs.getLong(1));
-                return Optional.of(issueUntil(connection, subscriberId, TokenPurpose.CONFIRM, expiresAt));
-            }
-        }
+    static Optional<String> confirmToken(Handle sql, String subscriberId, Instant now) {
+        return sql.createQuery(SELECT_CONFIRMABLE)
+                .bind("id", subscriberId)
+                .bind("now", now.toEpochMilli())
+                .mapTo(Long.class)
+                .findOne()
+                .map(expiresAt -> issueUntil(sql, subscriberId, TokenPurpose.CONFIRM, Instant.ofEpochMilli(expiresAt)));
     }
 
     /** Subscribers in one page, for the operator (kept here: one place reads subscriber rows). */
-    static List<Subscriber> rows(Connection connection, PreparedStatement ps) throws SQLException {
-        List<Subscriber> rows = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                rows.add(row(rs, new TreeSet<>()));
-            }
-        }
+    static List<Subscriber> rows(Handle sql, Query page) {
+        List<Subscriber> rows = page.map((rs, ctx) -> row(rs, new TreeSet<>())).list();
         Map<String, SortedSet<String>> services =
-                services(connection, rows.stream().map(Subscriber::id).toList());
+                services(sql, rows.stream().map(Subscriber::id).toList());
         return rows.stream().map(s -> withServices(s, services)).toList();
     }
 }
