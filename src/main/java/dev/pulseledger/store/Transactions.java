@@ -20,10 +20,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Transactions {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
-    private static final String SET_STATEMENT_TIMEOUT = "SELECT set_config('statement_timeout', ?, true),"
-            + " set_config('lock_timeout', '" + ConnectionPools.LOCK_TIMEOUT_MILLIS + "', true),"
-            + " set_config('idle_in_transaction_session_timeout', '"
-            + ConnectionPools.IDLE_IN_TRANSACTION_TIMEOUT_MILLIS + "', true)";
+    private static final NamedSql SERIALIZE_ON = NamedSql.parse("SELECT pg_advisory_xact_lock(:lock_key)");
+    private static final NamedSql SET_STATEMENT_TIMEOUT =
+            NamedSql.parse("SELECT set_config('statement_timeout', :millis, true),"
+                    + " set_config('lock_timeout', '" + ConnectionPools.LOCK_TIMEOUT_MILLIS + "', true),"
+                    + " set_config('idle_in_transaction_session_timeout', '"
+                    + ConnectionPools.IDLE_IN_TRANSACTION_TIMEOUT_MILLIS + "', true)");
 
     /**
      * Write transactions ended (committed or not) in this process, on any database: moved after the
@@ -88,8 +90,8 @@ final class Transactions {
      */
     void serializeOn(Connection connection, long lockKey) throws SQLException {
         if (dialect == Dialect.POSTGRESQL) {
-            try (PreparedStatement ps = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                ps.setLong(1, lockKey);
+            try (PreparedStatement ps = connection.prepareStatement(SERIALIZE_ON.sql())) {
+                SERIALIZE_ON.setLong(ps, "lock_key", lockKey);
                 ps.execute();
             }
         }
@@ -172,8 +174,8 @@ final class Transactions {
             throw e;
         }
         if (transactionStatementTimeoutMillis.isPresent()) {
-            try (PreparedStatement ps = connection.prepareStatement(SET_STATEMENT_TIMEOUT)) {
-                ps.setString(1, transactionStatementTimeoutMillis.get());
+            try (PreparedStatement ps = connection.prepareStatement(SET_STATEMENT_TIMEOUT.sql())) {
+                SET_STATEMENT_TIMEOUT.setString(ps, "millis", transactionStatementTimeoutMillis.get());
                 ps.execute();
             }
         }

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * while failing, so a node that no traffic reaches still finds out by itself that it can write again.
  */
 final class WriteHealth {
-    private static final String PROBE_WRITE = "UPDATE write_probe SET probed_at = ? WHERE id = 1";
+    private static final NamedSql PROBE_WRITE =
+            NamedSql.parse("UPDATE write_probe SET probed_at = :probed_at WHERE id = 1");
     private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
 
     private final FaultLog faultLog = new FaultLog();
@@ -29,8 +30,8 @@ final class WriteHealth {
         if (now - last >= PROBE_INTERVAL.toNanos() && lastProbeNanos.compareAndSet(last, now)) {
             try {
                 transactions.inTransaction(connection -> {
-                    try (PreparedStatement ps = connection.prepareStatement(PROBE_WRITE)) {
-                        ps.setLong(1, System.currentTimeMillis());
+                    try (PreparedStatement ps = connection.prepareStatement(PROBE_WRITE.sql())) {
+                        PROBE_WRITE.setLong(ps, "probed_at", System.currentTimeMillis());
                         return ps.executeUpdate();
                     }
                 });
