@@ -1,12 +1,11 @@
 package dev.pulseledger.store;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Claims due rows under a lease and reads back what the claim took: the one shape of the outbox workers
@@ -22,8 +21,9 @@ public final class LeasedClaims {
     private LeasedClaims() {}
 
     /**
-     * Runs {@code claimSql} with (claim, lease end, now, limit), then, if it claimed anything,
-     * {@code selectClaimedSql} with (claim), on the caller's connection and transaction.
+     * Runs {@code claimSql} with {@code :claim}, {@code :lease_until}, {@code :now} and {@code :limit}, then, if
+     * it claimed anything, {@code selectClaimedSql} with {@code :claim}, on the caller's connection and
+     * transaction.
      */
     public static <T> List<T> claim(
             Connection connection,
@@ -33,26 +33,21 @@ public final class LeasedClaims {
             Instant now,
             Instant leaseUntil,
             int limit,
-            RowReader<T> reader)
-            throws SQLException {
-        try (PreparedStatement ps = connection.prepareStatement(claimSql)) {
-            ps.setString(1, claim);
-            ps.setLong(2, leaseUntil.toEpochMilli());
-            ps.setLong(3, now.toEpochMilli());
-            ps.setInt(4, limit);
-            if (ps.executeUpdate() == 0) {
+            RowReader<T> reader) {
+        try (Handle sql = Sql.on(connection)) {
+            int claimed = sql.createUpdate(claimSql)
+                    .bind("claim", claim)
+                    .bind("lease_until", leaseUntil.toEpochMilli())
+                    .bind("now", now.toEpochMilli())
+                    .bind("limit", limit)
+                    .execute();
+            if (claimed == 0) {
                 return List.of();
             }
+            return sql.createQuery(selectClaimedSql)
+                    .bind("claim", claim)
+                    .map((rs, ctx) -> reader.read(rs))
+                    .list();
         }
-        List<T> claimed = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(selectClaimedSql)) {
-            ps.setString(1, claim);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    claimed.add(reader.read(rs));
-                }
-            }
-        }
-        return claimed;
     }
 }

@@ -59,14 +59,14 @@ public final class WebhookStore {
 
     /** Claims due deliveries by stamping them with a token and a lease; SKIP LOCKED keeps nodes apart. */
     @SuppressWarnings("InlineFormatString") // the SQL reads better whole, with its one dialect hole
-    private static final String CLAIM = "UPDATE webhook_deliveries SET claim = ?, attempts = attempts + 1,"
-            + " next_attempt_at = ? WHERE id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending'"
-            + " AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?%s)";
+    private static final String CLAIM = "UPDATE webhook_deliveries SET claim = :claim, attempts = attempts + 1,"
+            + " next_attempt_at = :lease_until WHERE id IN (SELECT id FROM webhook_deliveries"
+            + " WHERE status = 'pending' AND next_attempt_at <= :now ORDER BY next_attempt_at LIMIT :limit%s)";
 
     private static final String SELECT_CLAIMED =
             "SELECT d.id, d.attempts, w.url, w.secret, e.id AS event_id, e.type, e.payload"
                     + " FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
-                    + " JOIN events e ON e.id = d.event_id WHERE d.claim = ? ORDER BY d.seq";
+                    + " JOIN events e ON e.id = d.event_id WHERE d.claim = :claim ORDER BY d.seq";
     private static final String FINISH = "UPDATE webhook_deliveries SET status = :status,"
             + " next_attempt_at = :next_attempt_at, claim = NULL, finished_at = :finished_at"
             + " WHERE id = :id AND claim = :claim";

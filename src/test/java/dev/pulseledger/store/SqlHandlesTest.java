@@ -49,6 +49,53 @@ class SqlHandlesTest {
         }
     }
 
+    /** A store that calls another store inside its own handle opens a second handle on the same connection. */
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aHandleOpenedInsideAnotherWritesInTheSameTransaction(TestStore store) {
+        try (Database database = open(store.newDatabaseUrl(), Duration.ofSeconds(5))) {
+            database.inTransaction(connection -> update(connection, "CREATE TABLE scratch (x INTEGER)"));
+
+            assertThatThrownBy(() -> database.inTransaction(connection -> {
+                        try (Handle outer = Sql.on(connection)) {
+                            outer.createUpdate("INSERT INTO scratch VALUES (:x)")
+                                    .bind("x", 1)
+                                    .execute();
+                            try (Handle inner = Sql.on(connection)) {
+                                inner.createUpdate("INSERT INTO scratch VALUES (:x)")
+                                        .bind("x", 2)
+                                        .execute();
+                            }
+                            outer.createUpdate("INSERT INTO scratch VALUES (:x)")
+                                    .bind("x", 3)
+                                    .execute();
+                        }
+                        throw new IllegalStateException("fails after the nested handles wrote and closed");
+                    }))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThat(count(database))
+                    .as("all three inserts rolled back with their transaction")
+                    .isZero();
+
+            database.inTransaction(connection -> {
+                try (Handle outer = Sql.on(connection)) {
+                    outer.createUpdate("INSERT INTO scratch VALUES (:x)")
+                            .bind("x", 1)
+                            .execute();
+                    try (Handle inner = Sql.on(connection)) {
+                        inner.createUpdate("INSERT INTO scratch VALUES (:x)")
+                                .bind("x", 2)
+                                .execute();
+                    }
+                    return outer.createUpdate("INSERT INTO scratch VALUES (:x)")
+                            .bind("x", 3)
+                            .execute();
+                }
+            });
+            assertThat(count(database)).as("all three committed together").isEqualTo(3);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void aBugInAStatementIsNotTakenForAnOutage(TestStore store) {

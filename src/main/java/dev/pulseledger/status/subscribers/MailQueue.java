@@ -32,15 +32,15 @@ final class MailQueue {
             "UPDATE status_notices SET fanout_after = :fanout_after, fanned_out = :fanned_out WHERE id = :id";
 
     @SuppressWarnings("InlineFormatString") // the SQL reads better whole, with its one dialect hole
-    private static final String CLAIM = "UPDATE status_mails SET claim = ?, attempts = attempts + 1,"
-            + " next_attempt_at = ? WHERE id IN (SELECT m.id FROM status_mails m WHERE m.status = 'pending'"
-            + " AND m.next_attempt_at <= ? AND NOT EXISTS (SELECT 1 FROM status_mails e"
+    private static final String CLAIM = "UPDATE status_mails SET claim = :claim, attempts = attempts + 1,"
+            + " next_attempt_at = :lease_until WHERE id IN (SELECT m.id FROM status_mails m"
+            + " WHERE m.status = 'pending' AND m.next_attempt_at <= :now AND NOT EXISTS (SELECT 1 FROM status_mails e"
             + " WHERE e.subscriber_id = m.subscriber_id AND e.status = 'pending' AND e.seq < m.seq)"
-            + " ORDER BY m.next_attempt_at, m.seq LIMIT ?%s)";
+            + " ORDER BY m.next_attempt_at, m.seq LIMIT :limit%s)";
 
     private static final String SELECT_CLAIMED = "SELECT m.id, m.subscriber_id, s.email, m.kind, m.attempts,"
             + " m.created_at, n.payload FROM status_mails m JOIN status_subscribers s ON s.id = m.subscriber_id"
-            + " LEFT JOIN status_notices n ON n.id = m.notice_id WHERE m.claim = ? ORDER BY m.seq";
+            + " LEFT JOIN status_notices n ON n.id = m.notice_id WHERE m.claim = :claim ORDER BY m.seq";
     private static final String FINISH = "UPDATE status_mails SET status = :status, next_attempt_at = :retry_at,"
             + " claim = NULL, sent_at = :sent_at, last_error = :last_error WHERE id = :id AND claim = :claim";
     private static final String PRUNE_MAILS = "DELETE FROM status_mails WHERE seq IN (SELECT seq FROM status_mails"
