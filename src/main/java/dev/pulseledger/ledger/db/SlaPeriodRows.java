@@ -34,6 +34,9 @@ final class SlaPeriodRows {
     /** Those of {@code grantIds} that were revoked already (V262). */
     static Set<String> revoked(Connection connection, Set<String> grantIds) throws SQLException {
         Set<String> revoked = new HashSet<>();
+        if (grantIds.isEmpty()) {
+            return revoked; // every round asks, almost always of no grant: no statement to prepare then
+        }
         try (PreparedStatement ps = connection.prepareStatement(SELECT_REVOKED.sql())) {
             for (String grantId : grantIds) {
                 SELECT_REVOKED.setString(ps, "grant_id", grantId);
