@@ -1,6 +1,7 @@
 package dev.pulseledger.webhooks;
 
 import dev.pulseledger.events.Outbox;
+import dev.pulseledger.store.PollingLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,10 +17,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,10 +55,8 @@ public final class DeliveryWorker implements AutoCloseable {
     private final WebhookUrls urls;
     private final Clock clock;
     private final HttpClient client;
-    private final Thread thread;
-    private final CountDownLatch stopping = new CountDownLatch(1);
+    private final PollingLoop loop;
     private final WebhookMetrics metrics;
-    private volatile boolean running = true;
     private Instant nextPruneAt = Instant.MIN;
     private Instant nextBacklogAt = Instant.MIN;
 
@@ -84,7 +81,12 @@ public final class DeliveryWorker implements AutoCloseable {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .version(HttpClient.Version.HTTP_1_1)
                 .build();
-        this.thread = Thread.ofPlatform().name("webhook-worker").daemon(true).unstarted(this::run);
+        this.loop = new PollingLoop("webhook worker", settings.pollInterval(), () -> {
+            int claimed = deliverDue();
+            pruneIfDue();
+            countBacklogIfDue();
+            return claimed >= MAX_CLAIMED;
+        });
     }
 
     /** A worker that delivers once started. */
@@ -102,38 +104,8 @@ public final class DeliveryWorker implements AutoCloseable {
     }
 
     public DeliveryWorker start() {
-        thread.start();
+        loop.start();
         return this;
-    }
-
-    private void run() {
-        boolean failing = false;
-        while (running) {
-            int claimed = 0;
-            try {
-                claimed = deliverDue();
-                pruneIfDue();
-                countBacklogIfDue();
-                failing = false;
-            } catch (RuntimeException e) {
-                if (!failing) {
-                    LOG.warn("The webhook worker failed; retrying: {}", e.toString());
-                }
-                failing = true;
-            }
-            if (claimed < MAX_CLAIMED && !pause()) {
-                return;
-            }
-        }
-    }
-
-    /** Waits one poll interval; false once the worker is closing. */
-    private boolean pause() {
-        try {
-            return !stopping.await(settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            return false;
-        }
     }
 
     /** Claims what is due and delivers it; returns how many deliveries were claimed. */
@@ -253,10 +225,10 @@ public final class DeliveryWorker implements AutoCloseable {
         }
         nextPruneAt = now.plus(PRUNE_EVERY);
         Instant cutoff = now.minus(Outbox.RETENTION);
-        while (running && store.prune(cutoff, PRUNE_BATCH) == PRUNE_BATCH) {
+        while (loop.running() && store.prune(cutoff, PRUNE_BATCH) == PRUNE_BATCH) {
             // keep going: each round is one short transaction
         }
-        while (running && outbox.prune(cutoff, PRUNE_BATCH) == PRUNE_BATCH) {
+        while (loop.running() && outbox.prune(cutoff, PRUNE_BATCH) == PRUNE_BATCH) {
             // likewise
         }
     }
@@ -264,10 +236,8 @@ public final class DeliveryWorker implements AutoCloseable {
     /** Stops claiming; deliveries in flight finish or, if cut off, are retried after their lease. */
     @Override
     public void close() {
-        running = false;
-        stopping.countDown();
+        loop.stop(settings.requestTimeout().plusSeconds(1));
         try {
-            thread.join(settings.requestTimeout().plusSeconds(1));
             // Ends the client's selector thread too; an attempt still running past the join is cut off.
             client.shutdownNow();
             client.awaitTermination(Duration.ofSeconds(1));

@@ -3,6 +3,7 @@ package dev.pulseledger.status.subscribers;
 import dev.pulseledger.config.MailSettings;
 import dev.pulseledger.i18n.Messages;
 import dev.pulseledger.store.Database;
+import dev.pulseledger.store.PollingLoop;
 import dev.pulseledger.webhooks.Backoff;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -16,8 +17,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -65,13 +64,11 @@ public final class MailWorker implements AutoCloseable {
     private final Settings settings;
     private final Backoff backoff;
     private final Clock clock;
-    private final Thread thread;
-    private final CountDownLatch stopping = new CountDownLatch(1);
+    private final PollingLoop loop;
     private final Counter sent;
     private final Counter retried;
     private final Counter failed;
     private final AtomicLong backlog = new AtomicLong();
-    private volatile boolean running = true;
     private Instant nextPruneAt = Instant.MIN;
     private Instant nextSweepAt = Instant.MIN;
 
@@ -97,8 +94,11 @@ public final class MailWorker implements AutoCloseable {
         Gauge.builder("pulseledger.status.mails.backlog", backlog, AtomicLong::get)
                 .description("Subscribers' mails waiting to be sent, on every node")
                 .register(registry);
-        this.thread =
-                Thread.ofPlatform().name("status-mail-worker").daemon(true).unstarted(this::run);
+        this.loop = new PollingLoop("status mail worker", settings.pollInterval(), () -> {
+            int claimed = tick();
+            housekeep();
+            return claimed >= MAX_PER_TICK;
+        });
     }
 
     private static Counter counter(MeterRegistry registry, String result) {
@@ -114,38 +114,8 @@ public final class MailWorker implements AutoCloseable {
     }
 
     public MailWorker start() {
-        thread.start();
+        loop.start();
         return this;
-    }
-
-    private void run() {
-        boolean failing = false;
-        while (running) {
-            int claimed = 0;
-            try {
-                claimed = tick();
-                housekeep();
-                failing = false;
-            } catch (RuntimeException e) {
-                if (!failing) {
-                    LOG.warn(
-                            "The status mail worker failed; retrying: {}",
-                            e.getClass().getSimpleName());
-                }
-                failing = true;
-            }
-            if (claimed < MAX_PER_TICK && !pause()) {
-                return;
-            }
-        }
-    }
-
-    private boolean pause() {
-        try {
-            return !stopping.await(settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            return false;
-        }
     }
 
     /** One round: fan out, then claim and send; returns how many mails were claimed. */
@@ -167,7 +137,7 @@ public final class MailWorker implements AutoCloseable {
     private void send(List<ClaimedMail> claimed, String claim) {
         int next = 0;
         try (Transport transport = mailer.connect()) {
-            for (; next < claimed.size() && running; next++) {
+            for (; next < claimed.size() && loop.running(); next++) {
                 sendOne(transport, claimed.get(next), claim);
             }
         } catch (MessagingException | RuntimeException e) {
@@ -230,14 +200,14 @@ public final class MailWorker implements AutoCloseable {
         Instant now = clock.instant();
         if (!now.isBefore(nextSweepAt)) {
             nextSweepAt = now.plus(SWEEP_EVERY);
-            while (running && subscribers.sweep(now, PRUNE_BATCH) >= PRUNE_BATCH) {
+            while (loop.running() && subscribers.sweep(now, PRUNE_BATCH) >= PRUNE_BATCH) {
                 // each round is one short transaction
             }
             backlog.set(queue.pendingCount());
         }
         if (!now.isBefore(nextPruneAt)) {
             nextPruneAt = now.plus(PRUNE_EVERY);
-            while (running && queue.prune(now.minus(RETENTION), PRUNE_BATCH) >= PRUNE_BATCH) {
+            while (loop.running() && queue.prune(now.minus(RETENTION), PRUNE_BATCH) >= PRUNE_BATCH) {
                 // likewise
             }
         }
@@ -270,12 +240,6 @@ public final class MailWorker implements AutoCloseable {
     /** Stops claiming; a batch in flight ends its current mail, and the rest wait for their lease. */
     @Override
     public void close() {
-        running = false;
-        stopping.countDown();
-        try {
-            thread.join(settings.timeout().multipliedBy(2).plusSeconds(1).toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        loop.stop(settings.timeout().multipliedBy(2).plusSeconds(1));
     }
 }
