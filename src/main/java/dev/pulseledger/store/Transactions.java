@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,6 +40,7 @@ final class Transactions {
     private final Optional<String> transactionStatementTimeoutMillis;
 
     private final LongAdder count = new LongAdder();
+    private final SqliteStatements statements = new SqliteStatements();
 
     Transactions(
             Dialect dialect,
@@ -122,9 +122,15 @@ final class Transactions {
         }
     }
 
-    private static void setQueryOnly(Connection connection, boolean on) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(on ? "PRAGMA query_only = 1" : "PRAGMA query_only = 0");
+    /** With the two statements kept prepared: compiled afresh, they cost every SQLite read two compilations. */
+    private void setQueryOnly(Connection connection, boolean on) throws SQLException {
+        try {
+            statements
+                    .get(connection, on ? "PRAGMA query_only = 1" : "PRAGMA query_only = 0")
+                    .execute();
+        } catch (SQLException e) {
+            statements.forget(connection);
+            throw e;
         }
     }
 

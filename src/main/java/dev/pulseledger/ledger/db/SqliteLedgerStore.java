@@ -11,6 +11,7 @@ import dev.pulseledger.ledger.core.KeyCharge;
 import dev.pulseledger.ledger.core.StateQuery;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.NamedSql;
+import dev.pulseledger.store.SqliteStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

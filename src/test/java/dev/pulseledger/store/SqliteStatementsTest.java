@@ -1,4 +1,4 @@
-package dev.pulseledger.ledger.db;
+package dev.pulseledger.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
