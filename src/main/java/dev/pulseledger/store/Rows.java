@@ -1,13 +1,11 @@
 package dev.pulseledger.store;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.Optional;
 
-/** Small conversions between JDBC columns and domain values, shared by every store class. */
+/** Small conversions from JDBC columns to domain values, shared by every store class. */
 public final class Rows {
     private Rows() {}
 
@@ -23,18 +21,5 @@ public final class Rows {
     public static Optional<Long> optionalLong(ResultSet rs, String column) throws SQLException {
         long value = rs.getLong(column);
         return rs.wasNull() ? Optional.empty() : Optional.of(value);
-    }
-
-    public static void setOptionalLong(PreparedStatement ps, int index, Optional<Long> value) throws SQLException {
-        if (value.isPresent()) {
-            ps.setLong(index, value.get());
-        } else {
-            ps.setNull(index, Types.BIGINT);
-        }
-    }
-
-    public static void setOptionalInstant(PreparedStatement ps, int index, Optional<Instant> value)
-            throws SQLException {
-        setOptionalLong(ps, index, value.map(Instant::toEpochMilli));
     }
 }
