@@ -14,10 +14,19 @@ public final class NodeMetrics {
         double total = 0;
         for (String line : reply.text().split("\n", -1)) {
             if ((!labelled && line.startsWith(name + "{")) || line.startsWith(name + " ")) {
-                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                total += sampleValue(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
         return total;
+    }
+
+    /** A sample's value in Prometheus text, which spells the infinities {@code +Inf} and {@code -Inf}. */
+    private static double sampleValue(String text) {
+        return switch (text) {
+            case "+Inf" -> Double.POSITIVE_INFINITY;
+            case "-Inf" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(text);
+        };
     }
 
     /**
