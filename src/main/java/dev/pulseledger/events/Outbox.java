@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.EmptyHandling;
 
 /**
  * The event outbox: appends events on the transaction of the change that causes them, so an event
@@ -111,13 +110,19 @@ public final class Outbox {
                 StandardCharsets.UTF_8);
     }
 
-    /** Events of the given types with a sequence number above {@code afterSeq}, oldest first. */
+    /**
+     * Events of the given types with a sequence number above {@code afterSeq}, oldest first; none, without a
+     * query, for no types (an empty {@code IN ()} is an error on PostgreSQL).
+     */
     public List<StoredEvent> after(Set<EventType> types, long afterSeq, int limit) {
+        if (types.isEmpty()) {
+            return List.of();
+        }
         List<String> wired = types.stream().map(EventType::wire).toList();
         return database.read(connection -> {
             try (Handle sql = Sql.on(connection)) {
                 return sql.createQuery(SELECT_AFTER)
-                        .bindList(EmptyHandling.BLANK, "types", wired)
+                        .bindList("types", wired)
                         .bind("after_seq", afterSeq)
                         .bind("rows", Math.min(limit, MAX_READ))
                         .map((rs, ctx) -> new StoredEvent(
