@@ -1,6 +1,11 @@
 package dev.pulseledger.ledger.db;
 
 import dev.pulseledger.store.NamedSql;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every statement of the PostgreSQL ledger store, with named parameters: the one file to read for what
@@ -81,56 +86,83 @@ final class PostgresLedgerSql {
     static final NamedSql RESERVATIONS_AND_DRAWS = NamedSql.parse(RESERVATIONS_OF_BATCH);
 
     /**
-     * WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as they do on SQLite. The
-     * arrays of pools are empty when every row is in the {@code default} pool, the common case: unnest pads
-     * them with NULLs, which COALESCE reads as {@code default}, so such a batch sends no pool names.
+     * The parts of a round's write, each sent only when the round has rows for it: an empty part still cost
+     * the server an executor for its table, with the table and its indexes opened and locked, and the writer
+     * its arrays. The first five are data-changing CTEs of one statement whose main part is {@link #LINES};
+     * the last two are statements of their own, planned for their values as their reads are
+     * ({@link #PLAN_EACH_TIME}). WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as
+     * they do on SQLite. The arrays of pools are empty when every row is in the {@code default} pool, the
+     * common case: unnest pads them with NULLs, which COALESCE reads as {@code default}, so such a batch
+     * sends no pool names.
      */
-    private static final String WRITE_CHANGES = """
-            WITH batch AS (SELECT :created_at::bigint AS created_at),
-            balances AS (
-                UPDATE accounts a SET balance = c.balance, last_line_at = batch.created_at
-                FROM batch, unnest(:balance_account_ids::text[], :balances::bigint[]) AS c (id, balance)
-                WHERE a.id = c.id),
-            new_spendings AS (
-                INSERT INTO spendings (%s)
-                SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at, s.grant_id,
-                    COALESCE(s.pool, 'default'), s.key_id, s.key_used_at
-                FROM batch, unnest(:spending_ids::text[], :spending_account_ids::text[], :spending_amounts::bigint[],
-                        :spending_statuses::text[], :spending_reverted_ats::bigint[], :spending_grant_ids::text[],
-                        :spending_pools::text[], :spending_key_ids::text[], :spending_key_used_ats::bigint[])
-                    WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, pool, key_id,
-                        key_used_at, position)
-                ORDER BY s.position),
-            new_grants AS (
-                INSERT INTO grants (%s)
-                SELECT n.id, n.account_id, n.kind, n.amount, n.remaining, n.expired, n.expires_at, n.period_start,
-                    batch.created_at, COALESCE(n.pool, 'default')
-                FROM batch, unnest(:grant_ids::text[], :grant_account_ids::text[], :grant_kinds::text[],
-                        :grant_amounts::bigint[], :grant_remainings::bigint[], :grant_expireds::bigint[],
-                        :grant_expires_ats::bigint[], :grant_period_starts::bigint[], :grant_pools::text[])
-                    AS n (id, account_id, kind, amount, remaining, expired, expires_at, period_start, pool)),
-            changed_grants AS (
-                UPDATE grants g SET remaining = c.remaining, expired = c.expired, expires_at = c.expires_at
-                FROM unnest(:changed_grant_ids::text[], :changed_remainings::bigint[], :changed_expireds::bigint[],
-                        :changed_expires_ats::bigint[]) AS c (id, remaining, expired, expires_at)
-                WHERE g.id = c.id),
-            new_allocations AS (
-                INSERT INTO spending_grants (%s)
-                SELECT * FROM unnest(:draw_spending_ids::text[], :draw_grant_ids::text[], :draw_amounts::bigint[],
-                        :draw_returneds::bigint[]))
-            INSERT INTO ledger_entries (%s)
-            SELECT l.account_id, l.kind, l.amount, l.balance_after, l.spending_id, l.grant_id, l.reason,
-                batch.created_at, COALESCE(l.pool, 'default')
-            FROM batch, unnest(:line_account_ids::text[], :line_kinds::text[], :line_amounts::bigint[],
-                    :line_balance_afters::bigint[], :line_spending_ids::text[], :line_grant_ids::text[],
-                    :line_reasons::text[], :line_pools::text[])
-                WITH ORDINALITY AS l (account_id, kind, amount, balance_after, spending_id, grant_id, reason, pool,
-                    position)
-            ORDER BY l.position""".formatted(
-                    LedgerTables.SPENDINGS.columnList(),
-                    LedgerTables.GRANTS.columnList(),
-                    LedgerTables.SPENDING_GRANTS.columnList(),
-                    LedgerTables.LEDGER_ENTRIES.columnList());
+    enum WritePart {
+        BALANCES("""
+                balances AS (
+                    UPDATE accounts a SET balance = c.balance, last_line_at = batch.created_at
+                    FROM batch, unnest(:balance_account_ids::text[], :balances::bigint[]) AS c (id, balance)
+                    WHERE a.id = c.id)"""),
+        SPENDINGS("""
+                new_spendings AS (
+                    INSERT INTO spendings (%s)
+                    SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at, s.grant_id,
+                        COALESCE(s.pool, 'default'), s.key_id, s.key_used_at
+                    FROM batch, unnest(:spending_ids::text[], :spending_account_ids::text[],
+                            :spending_amounts::bigint[], :spending_statuses::text[], :spending_reverted_ats::bigint[],
+                            :spending_grant_ids::text[], :spending_pools::text[], :spending_key_ids::text[],
+                            :spending_key_used_ats::bigint[])
+                        WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, pool, key_id,
+                            key_used_at, position)
+                    ORDER BY s.position)""".formatted(LedgerTables.SPENDINGS.columnList())),
+        NEW_GRANTS("""
+                new_grants AS (
+                    INSERT INTO grants (%s)
+                    SELECT n.id, n.account_id, n.kind, n.amount, n.remaining, n.expired, n.expires_at, n.period_start,
+                        batch.created_at, COALESCE(n.pool, 'default')
+                    FROM batch, unnest(:grant_ids::text[], :grant_account_ids::text[], :grant_kinds::text[],
+                            :grant_amounts::bigint[], :grant_remainings::bigint[], :grant_expireds::bigint[],
+                            :grant_expires_ats::bigint[], :grant_period_starts::bigint[], :grant_pools::text[])
+                        AS n (id, account_id, kind, amount, remaining, expired, expires_at, period_start, pool))""".formatted(LedgerTables.GRANTS.columnList())),
+        CHANGED_GRANTS("""
+                changed_grants AS (
+                    UPDATE grants g SET remaining = c.remaining, expired = c.expired, expires_at = c.expires_at
+                    FROM unnest(:changed_grant_ids::text[], :changed_remainings::bigint[],
+                            :changed_expireds::bigint[], :changed_expires_ats::bigint[])
+                        AS c (id, remaining, expired, expires_at)
+                    WHERE g.id = c.id)"""),
+        DRAWS("""
+                new_allocations AS (
+                    INSERT INTO spending_grants (%s)
+                    SELECT * FROM unnest(:draw_spending_ids::text[], :draw_grant_ids::text[], :draw_amounts::bigint[],
+                            :draw_returneds::bigint[]))""".formatted(LedgerTables.SPENDING_GRANTS.columnList())),
+        LINES("""
+                INSERT INTO ledger_entries (%s)
+                SELECT l.account_id, l.kind, l.amount, l.balance_after, l.spending_id, l.grant_id, l.reason,
+                    batch.created_at, COALESCE(l.pool, 'default')
+                FROM batch, unnest(:line_account_ids::text[], :line_kinds::text[], :line_amounts::bigint[],
+                        :line_balance_afters::bigint[], :line_spending_ids::text[], :line_grant_ids::text[],
+                        :line_reasons::text[], :line_pools::text[])
+                    WITH ORDINALITY AS l (account_id, kind, amount, balance_after, spending_id, grant_id, reason,
+                        pool, position)
+                ORDER BY l.position""".formatted(LedgerTables.LEDGER_ENTRIES.columnList())),
+        RESERVATIONS(WRITE_RESERVATIONS),
+        RETURNS(RETURN_DRAWS);
+
+        private final String sql;
+
+        WritePart(String sql) {
+            this.sql = sql;
+        }
+
+        /** A CTE of the statement whose main part is {@link #LINES}. */
+        boolean changesInTheLinesStatement() {
+            return compareTo(LINES) < 0;
+        }
+
+        /** A statement of its own, after the lines' statement. */
+        boolean statementOfItsOwn() {
+            return compareTo(LINES) > 0;
+        }
+    }
 
     /**
      * The batch's new reservations and the earlier ones it ended, in one statement. Every one it ends must
@@ -179,39 +211,46 @@ final class PostgresLedgerSql {
             FROM returned""";
 
     /**
-     * A round's writes in one round trip, whatever its commands: {@link #WRITE_CHANGES}; the reservations'
-     * and the draws' writes when it has them, planned for their values as their reads are
-     * ({@link #PLAN_EACH_TIME}); and the commit when nothing follows. A separate COMMIT cost the writer a sixth
-     * of a round's time, mostly waiting for the backend to be scheduled again; a round with reservations took
+     * A round's writes in one round trip, whatever its commands: the {@code parts} it has rows for
+     * ({@link WritePart}), and the commit when nothing follows. A separate COMMIT cost the writer a sixth of a
+     * round's time, mostly waiting for the backend to be scheduled again; a round with reservations took
      * four round trips more than a spend's. Should a statement fail, the server skips the rest, COMMIT
-     * included, and the caller rolls back as usual.
+     * included, and the caller rolls back as usual. {@code parts} must not be empty.
      */
-    static NamedSql write(boolean reservations, boolean returns, boolean commit) {
-        return WRITES[(reservations ? 4 : 0) + (returns ? 2 : 0) + (commit ? 1 : 0)];
+    static NamedSql write(EnumSet<WritePart> parts, boolean commit) {
+        return WRITES.computeIfAbsent(
+                new WriteShape(EnumSet.copyOf(parts), commit), shape -> NamedSql.parse(compose(parts, commit)));
     }
 
-    /** Each combination of {@link #write}, parsed once, indexed by its three flags as bits. */
-    private static final NamedSql[] WRITES = writes();
+    /** What decides a write's text: its parts and whether it commits. */
+    private record WriteShape(EnumSet<WritePart> parts, boolean commit) {}
 
-    private static NamedSql[] writes() {
-        NamedSql[] writes = new NamedSql[8];
-        for (int flags = 0; flags < writes.length; flags++) {
-            StringBuilder sql = new StringBuilder(WRITE_CHANGES);
-            if ((flags & 6) != 0) {
-                sql.append(";\n").append(PLAN_EACH_TIME);
-            }
-            if ((flags & 4) != 0) {
-                sql.append(";\n").append(WRITE_RESERVATIONS);
-            }
-            if ((flags & 2) != 0) {
-                sql.append(";\n").append(RETURN_DRAWS);
-            }
-            if ((flags & 1) != 0) {
-                sql.append(";\nCOMMIT");
-            }
-            writes[flags] = NamedSql.parse(sql.toString());
+    /** Each combination of {@link #write} that a round has sent, parsed once. */
+    private static final Map<WriteShape, NamedSql> WRITES = new ConcurrentHashMap<>();
+
+    private static String compose(EnumSet<WritePart> parts, boolean commit) {
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException("A write with no parts");
         }
-        return writes;
+        List<String> statements = new ArrayList<>();
+        List<String> changes = parts.stream()
+                .filter(WritePart::changesInTheLinesStatement)
+                .map(part -> part.sql)
+                .toList();
+        if (!changes.isEmpty() || parts.contains(WritePart.LINES)) {
+            StringBuilder lines = new StringBuilder("WITH batch AS (SELECT :created_at::bigint AS created_at)");
+            changes.forEach(cte -> lines.append(",\n").append(cte));
+            lines.append('\n').append(parts.contains(WritePart.LINES) ? WritePart.LINES.sql : "SELECT 1");
+            statements.add(lines.toString());
+        }
+        if (parts.stream().anyMatch(WritePart::statementOfItsOwn)) {
+            statements.add(PLAN_EACH_TIME);
+            parts.stream().filter(WritePart::statementOfItsOwn).forEach(part -> statements.add(part.sql));
+        }
+        if (commit) {
+            statements.add("COMMIT");
+        }
+        return String.join(";\n", statements);
     }
 
     private PostgresLedgerSql() {}

@@ -15,6 +15,7 @@ import dev.pulseledger.ledger.core.LedgerLine;
 import dev.pulseledger.ledger.core.Reservation;
 import dev.pulseledger.ledger.core.Spending;
 import dev.pulseledger.ledger.core.StateQuery;
+import dev.pulseledger.ledger.db.PostgresLedgerSql.WritePart;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.NamedSql;
 import java.sql.Array;
@@ -24,6 +25,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -195,50 +197,74 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
 
     /**
      * One round trip whatever the batch size and its commands (a statement per table cost a round trip
-     * each), which also commits when it {@code endsRound}.
+     * each), which also commits when it {@code endsRound}; it sends only the parts the round has rows for.
      */
     @Override
     void writeRoundChanges(Connection connection, ChangeSet changes, List<Allocation> returned, boolean endsRound)
             throws SQLException {
-        boolean reservations = ReservationRows.writes(changes);
-        if (changes.lines().isEmpty()
-                && changes.newGrants().isEmpty()
-                && changes.changedGrants().isEmpty()
-                && !reservations
-                && returned.isEmpty()) {
+        NewDraws draws = NewDraws.of(changes);
+        EnumSet<WritePart> parts = EnumSet.noneOf(WritePart.class);
+        for (WritePart part : WritePart.values()) {
+            if (has(part, changes, draws, returned)) {
+                parts.add(part);
+            }
+        }
+        if (parts.isEmpty()) {
             return; // every command was refused, replayed or found nothing to do
         }
-        NamedSql sql = PostgresLedgerSql.write(reservations, !returned.isEmpty(), endsRound);
+        NamedSql sql = PostgresLedgerSql.write(parts, endsRound);
         try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
-            bindCommonChanges(connection, sql, ps, changes);
-            if (reservations) {
-                bindReservations(connection, sql, ps, changes);
+            if (sql.names().contains("created_at")) {
+                sql.setLong(ps, "created_at", changes.at().toEpochMilli());
             }
-            if (!returned.isEmpty()) {
-                sql.setArray(
-                        ps,
-                        "returned_spending_ids",
-                        texts(connection, returned.stream().map(Allocation::spendingId)));
-                sql.setArray(
-                        ps,
-                        "returned_grant_ids",
-                        texts(connection, returned.stream().map(Allocation::grantId)));
-                sql.setArray(
-                        ps, "returneds", longs(connection, returned.stream().map(Allocation::returned)));
-                sql.setLong(ps, "returned_count", returned.size());
+            for (WritePart part : parts) {
+                bind(part, connection, sql, ps, changes, draws, returned);
             }
             ps.execute();
         }
     }
 
-    /** Binds the arrays of {@code WRITE_CHANGES}: balances, spendings, grants, draws and ledger lines. */
-    private static void bindCommonChanges(Connection connection, NamedSql sql, PreparedStatement ps, ChangeSet changes)
+    /** Whether the round has rows for {@code part}. */
+    private static boolean has(WritePart part, ChangeSet changes, NewDraws draws, List<Allocation> returned) {
+        return switch (part) {
+            case BALANCES -> !changes.balances().isEmpty();
+            case SPENDINGS -> !changes.newSpendings().isEmpty();
+            case NEW_GRANTS -> !changes.newGrants().isEmpty();
+            case CHANGED_GRANTS -> !changes.changedGrants().isEmpty();
+            case DRAWS -> !draws.rows().isEmpty();
+            case LINES -> !changes.lines().isEmpty();
+            case RESERVATIONS -> ReservationRows.writes(changes);
+            case RETURNS -> !returned.isEmpty();
+        };
+    }
+
+    private static void bind(
+            WritePart part,
+            Connection connection,
+            NamedSql sql,
+            PreparedStatement ps,
+            ChangeSet changes,
+            NewDraws draws,
+            List<Allocation> returned)
             throws SQLException {
-        NewDraws draws = NewDraws.of(changes);
-        sql.setLong(ps, "created_at", changes.at().toEpochMilli());
-        sql.setArray(ps, "balance_account_ids", texts(connection, changes.balances().keySet().stream()));
-        sql.setArray(ps, "balances", longs(connection, changes.balances().values().stream()));
-        List<Spending> spent = changes.newSpendings();
+        switch (part) {
+            case BALANCES -> {
+                sql.setArray(ps, "balance_account_ids", texts(connection, changes.balances().keySet().stream()));
+                sql.setArray(ps, "balances", longs(connection, changes.balances().values().stream()));
+            }
+            case SPENDINGS -> bindSpendings(connection, sql, ps, changes.newSpendings(), draws);
+            case NEW_GRANTS -> bindNewGrants(connection, sql, ps, changes.newGrants());
+            case CHANGED_GRANTS -> bindChangedGrants(connection, sql, ps, changes.changedGrants());
+            case DRAWS -> bindDraws(connection, sql, ps, draws.rows());
+            case LINES -> bindLines(connection, sql, ps, changes.lines());
+            case RESERVATIONS -> bindReservations(connection, sql, ps, changes);
+            case RETURNS -> bindReturns(connection, sql, ps, returned);
+        }
+    }
+
+    private static void bindSpendings(
+            Connection connection, NamedSql sql, PreparedStatement ps, List<Spending> spent, NewDraws draws)
+            throws SQLException {
         sql.setArray(ps, "spending_ids", texts(connection, spent.stream().map(Spending::id)));
         sql.setArray(
                 ps, "spending_account_ids", texts(connection, spent.stream().map(Spending::accountId)));
@@ -258,7 +284,10 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 ps,
                 "spending_key_used_ats",
                 longs(connection, spent.stream().map(s -> epochMillis(s.charge().map(KeyCharge::at)))));
-        List<Grant> created = changes.newGrants();
+    }
+
+    private static void bindNewGrants(Connection connection, NamedSql sql, PreparedStatement ps, List<Grant> created)
+            throws SQLException {
         sql.setArray(ps, "grant_ids", texts(connection, created.stream().map(Grant::id)));
         sql.setArray(ps, "grant_account_ids", texts(connection, created.stream().map(Grant::accountId)));
         sql.setArray(
@@ -272,19 +301,28 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         sql.setArray(
                 ps, "grant_period_starts", longs(connection, created.stream().map(g -> epochMillis(g.periodStart()))));
         sql.setArray(ps, "grant_pools", namedPools(connection, created.stream().map(Grant::pool)));
-        List<Grant> changed = changes.changedGrants();
+    }
+
+    private static void bindChangedGrants(
+            Connection connection, NamedSql sql, PreparedStatement ps, List<Grant> changed) throws SQLException {
         sql.setArray(ps, "changed_grant_ids", texts(connection, changed.stream().map(Grant::id)));
         sql.setArray(
                 ps, "changed_remainings", longs(connection, changed.stream().map(Grant::remaining)));
         sql.setArray(ps, "changed_expireds", longs(connection, changed.stream().map(Grant::expired)));
         sql.setArray(
                 ps, "changed_expires_ats", longs(connection, changed.stream().map(g -> epochMillis(g.expiresAt()))));
-        List<Allocation> drawn = draws.rows();
+    }
+
+    private static void bindDraws(Connection connection, NamedSql sql, PreparedStatement ps, List<Allocation> drawn)
+            throws SQLException {
         sql.setArray(ps, "draw_spending_ids", texts(connection, drawn.stream().map(Allocation::spendingId)));
         sql.setArray(ps, "draw_grant_ids", texts(connection, drawn.stream().map(Allocation::grantId)));
         sql.setArray(ps, "draw_amounts", longs(connection, drawn.stream().map(Allocation::amount)));
         sql.setArray(ps, "draw_returneds", longs(connection, drawn.stream().map(Allocation::returned)));
-        List<LedgerLine> lines = changes.lines();
+    }
+
+    private static void bindLines(Connection connection, NamedSql sql, PreparedStatement ps, List<LedgerLine> lines)
+            throws SQLException {
         sql.setArray(ps, "line_account_ids", texts(connection, lines.stream().map(LedgerLine::accountId)));
         sql.setArray(
                 ps,
@@ -305,6 +343,17 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 "line_reasons",
                 texts(connection, lines.stream().map(l -> l.reason().orElse(null))));
         sql.setArray(ps, "line_pools", namedPools(connection, lines.stream().map(LedgerLine::pool)));
+    }
+
+    /** What earlier draws returned, and how many rows that must change. */
+    private static void bindReturns(
+            Connection connection, NamedSql sql, PreparedStatement ps, List<Allocation> returned) throws SQLException {
+        sql.setArray(
+                ps, "returned_spending_ids", texts(connection, returned.stream().map(Allocation::spendingId)));
+        sql.setArray(
+                ps, "returned_grant_ids", texts(connection, returned.stream().map(Allocation::grantId)));
+        sql.setArray(ps, "returneds", longs(connection, returned.stream().map(Allocation::returned)));
+        sql.setLong(ps, "returned_count", returned.size());
     }
 
     /** Binds the arrays of the new reservations and the ended ones, and how many end. */

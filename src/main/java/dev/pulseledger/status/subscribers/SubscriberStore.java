@@ -47,8 +47,8 @@ public final class SubscriberStore {
     private static final String SELECT_BY_EMAIL =
             "SELECT " + SUBSCRIBER_COLUMNS + SUBSCRIBER_FROM + " WHERE s.email = :email";
     private static final String SELECT_BY_ID = "SELECT " + SUBSCRIBER_COLUMNS + SUBSCRIBER_FROM + " WHERE s.id = :id";
-    private static final String SELECT_SERVICES = "SELECT service_id FROM status_subscriber_services"
-            + " WHERE subscriber_id = :subscriber_id ORDER BY service_id";
+    private static final String SELECT_SERVICES = "SELECT subscriber_id, service_id FROM status_subscriber_services"
+            + " WHERE subscriber_id IN (<ids>) ORDER BY subscriber_id, service_id";
     private static final String SET_PENDING = "UPDATE status_subscribers SET all_services = :all_services,"
             + " expires_at = :expires_at WHERE id = :id AND confirmed_at IS NULL";
     private static final String SET_ALL = "UPDATE status_subscribers SET all_services = :all_services WHERE id = :id";
@@ -382,15 +382,17 @@ public final class SubscriberStore {
                 s.confirmedAt());
     }
 
+    /** The services of each of {@code subscriberIds}, read in one query whatever their number (none for none). */
     private static Map<String, SortedSet<String>> services(Handle sql, List<String> subscriberIds) {
         Map<String, SortedSet<String>> services = new HashMap<>();
-        for (String id : subscriberIds) {
-            sql.createQuery(SELECT_SERVICES)
-                    .bind("subscriber_id", id)
-                    .mapTo(String.class)
-                    .forEach(service ->
-                            services.computeIfAbsent(id, k -> new TreeSet<>()).add(service));
+        if (subscriberIds.isEmpty()) {
+            return services;
         }
+        sql.createQuery(SELECT_SERVICES)
+                .bindList("ids", subscriberIds)
+                .map((rs, ctx) -> Map.entry(rs.getString("subscriber_id"), rs.getString("service_id")))
+                .forEach(service -> services.computeIfAbsent(service.getKey(), k -> new TreeSet<>())
+                        .add(service.getValue()));
         return services;
     }
 

@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -41,7 +42,8 @@ class LedgerSqlColumnsTest {
             switch (store) {
                 case POSTGRESQL ->
                     statements.addAll(List.of(
-                            PostgresLedgerSql.write(true, true, true).sql(),
+                            PostgresLedgerSql.write(EnumSet.allOf(PostgresLedgerSql.WritePart.class), true)
+                                    .sql(),
                             PostgresLedgerSql.LOCK_AND_READ_RESERVATIONS.sql(),
                             PostgresLedgerSql.EXISTING.sql()));
                 case SQLITE ->

@@ -12,6 +12,8 @@ import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -89,6 +91,62 @@ class SubscriberExportTest {
                     .as("no session: to the sign-in page")
                     .isEqualTo(303);
         }
+    }
+
+    /** Each subscriber of a page gets its own services (read for the whole page at once), on every page. */
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void eachSubscriberOfAPageListsItsOwnServices(TestStore store) {
+        try (MailServer mail = MailServer.start();
+                TestNode node = SubscriberMailTest.node(store.newDatabaseUrl(), mail)) {
+            Api admin = node.admin();
+            SubscriberMailTest.services(admin, "api", "auth", "db", "web");
+            Map<String, List<String>> chosen = new LinkedHashMap<>();
+            for (List<String> services : List.<List<String>>of(
+                    List.of("web", "api"), List.of("db"), List.of(), List.of("web", "auth", "db"))) {
+                Map<String, Object> body = new HashMap<>();
+                body.put("url", HOOK + "/" + chosen.size());
+                if (!services.isEmpty()) {
+                    body.put("services", services);
+                }
+                Reply hook = admin.post("/admin/status-subscribers", body);
+                assertThat(hook.status()).as(hook.toString()).isEqualTo(201);
+                chosen.put(
+                        hook.json().get("id").asText(),
+                        services.stream().sorted().toList());
+            }
+            assertThat(SubscriberMailTest.subscribe(node, "bob@example.org", List.of("auth", "api"))
+                            .status())
+                    .isEqualTo(202);
+
+            Map<String, List<String>> listed = new LinkedHashMap<>();
+            Map<String, List<String>> pageByPage = new LinkedHashMap<>();
+            servicesOnPages(admin, "", listed);
+            servicesOnPages(admin, "limit=2&", pageByPage);
+            assertThat(listed).hasSize(5).containsAllEntriesOf(chosen).containsValue(List.of("api", "auth"));
+            assertThat(pageByPage).containsExactlyEntriesOf(listed);
+            assertThat(admin.get("/admin/status-subscribers/export").text())
+                    .contains("," + HOOK + "/0,api web,", "," + HOOK + "/1,db,", "," + HOOK + "/2,*,")
+                    .contains("," + HOOK + "/3,auth db web,", ",email,bob@example.org,,api auth,");
+        }
+    }
+
+    /** Puts each listed subscriber's services (none for all) into {@code services}, following the cursors. */
+    private static void servicesOnPages(Api admin, String query, Map<String, List<String>> services) {
+        String cursor = null;
+        do {
+            Reply page = admin.get("/admin/status-subscribers?" + query
+                    + (cursor == null ? "" : "cursor=" + URLEncoder.encode(cursor, StandardCharsets.UTF_8)));
+            assertThat(page.status()).as(page.toString()).isEqualTo(200);
+            page.json().get("data").forEach(s -> {
+                List<String> own = new ArrayList<>();
+                s.path("services").forEach(service -> own.add(service.asText()));
+                services.put(s.get("id").asText(), own);
+            });
+            cursor = page.json().get("nextCursor").isNull()
+                    ? null
+                    : page.json().get("nextCursor").asText();
+        } while (cursor != null);
     }
 
     @Test
