@@ -113,6 +113,20 @@ class VerifyCommandTest {
                 .contains("MISMATCH account acc_gone: has 1 spendings but no account row");
     }
 
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void verifyReportsAReservationOfAnAccountThatDoesNotExist(TestStore store) throws SQLException {
+        // On PostgreSQL no foreign key stops this row (V291); a plain SQLite connection checks none.
+        SpentAccount spent = breakAfterASpendOf30(
+                store,
+                "INSERT INTO reservations (id, account_id, amount, status, created_at, expires_at)"
+                        + " SELECT 'res_gone', 'acc_gone', 5, 'held', created_at, created_at + 60000"
+                        + " FROM spendings WHERE account_id = ?");
+
+        assertThat(spent.run().exitCode()).isEqualTo(VerifyCommand.MISMATCHES_FOUND);
+        assertThat(spent.run().out()).contains("MISMATCH account acc_gone: has 1 reservations but no account row");
+    }
+
     @Test
     void verifyRefusesAMissingDatabaseInsteadOfCreatingAnEmptyOne() {
         Run run = verify("jdbc:sqlite:/nonexistent/pulseledger-verify/none.db");

@@ -114,13 +114,14 @@ public final class LedgerVerifier {
             + " ORDER BY g.account_id, n.period_start";
 
     /**
-     * Spendings and ledger lines whose account row is missing. Since V170 (PostgreSQL) no foreign key
-     * stops such a row: only the ledger writer makes them, for accounts it holds locked, and accounts are
+     * Spendings, ledger lines and reservations whose account row is missing. Since V170 and V291
+     * (PostgreSQL) no foreign key stops such a row: only the ledger writer makes them, for accounts it holds locked, and accounts are
      * never deleted, so this is the check that the key made.
      */
     private static final String ORPHANS = "SELECT o.account_id, o.what, COUNT(*) FROM ("
             + " SELECT account_id, 'ledger lines' AS what FROM ledger_entries"
-            + " UNION ALL SELECT account_id, 'spendings' AS what FROM spendings) o"
+            + " UNION ALL SELECT account_id, 'spendings' AS what FROM spendings"
+            + " UNION ALL SELECT account_id, 'reservations' AS what FROM reservations) o"
             + " WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = o.account_id)"
             + " GROUP BY o.account_id, o.what ORDER BY o.account_id, o.what";
 
