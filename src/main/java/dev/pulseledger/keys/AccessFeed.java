@@ -193,7 +193,11 @@ public final class AccessFeed implements AutoCloseable {
         try {
             log.prune();
         } catch (RuntimeException e) {
-            LOG.debug("Pruning old access changes failed; the next prune retries", e);
+            // The class and message only: no stack trace, and nothing of a key or secret.
+            LOG.warn(
+                    "Pruning old access changes failed; the next prune retries: {}: {}",
+                    e.getClass().getName(),
+                    e.getMessage());
         }
     }
 

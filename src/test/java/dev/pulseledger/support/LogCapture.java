@@ -58,17 +58,32 @@ public final class LogCapture implements AutoCloseable {
         List<String> lines = new ArrayList<>();
         synchronized (appender) {
             for (ILoggingEvent event : appender.list) {
-                String trace = event.getThrowableProxy() == null
-                        ? ""
-                        : "\n" + ThrowableProxyUtil.asString(event.getThrowableProxy());
-                lines.add(event.getLoggerName() + " " + event.getFormattedMessage() + " " + event.getMDCPropertyMap()
-                        + trace);
+                lines.add(line(event));
             }
         }
         synchronized (julLines) {
             lines.addAll(julLines);
         }
         return lines;
+    }
+
+    /** The captured SLF4J lines at WARN or above, each as {@link #lines()} gives it. */
+    public List<String> warnings() {
+        List<String> warnings = new ArrayList<>();
+        synchronized (appender) {
+            for (ILoggingEvent event : appender.list) {
+                if (event.getLevel().isGreaterOrEqual(Level.WARN)) {
+                    warnings.add(line(event));
+                }
+            }
+        }
+        return warnings;
+    }
+
+    private static String line(ILoggingEvent event) {
+        String trace =
+                event.getThrowableProxy() == null ? "" : "\n" + ThrowableProxyUtil.asString(event.getThrowableProxy());
+        return event.getLoggerName() + " " + event.getFormattedMessage() + " " + event.getMDCPropertyMap() + trace;
     }
 
     /**
