@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +56,8 @@ public final class MaintenanceStore {
             + " AND ends_at <= :now ORDER BY ends_at, seq LIMIT :limit";
     private static final String SELECT_SERVICES = "SELECT service_id, previous_status FROM maintenance_services"
             + " WHERE maintenance_id = :maintenance_id ORDER BY service_id";
+    private static final String SELECT_SERVICES_OF = "SELECT maintenance_id, service_id FROM maintenance_services"
+            + " WHERE maintenance_id IN (<ids>) ORDER BY maintenance_id, service_id";
     private static final String INSERT = "INSERT INTO maintenances (id, title, message, status, starts_at, ends_at,"
             + " created_at, updated_at) VALUES (:id, :title, :message, 'scheduled', :starts_at, :ends_at, :at, :at)";
     private static final String INSERT_SERVICE =
@@ -209,11 +212,7 @@ public final class MaintenanceStore {
                         .map((rs, ctx) -> row(rs))
                         .list();
                 Page<Row> page = Page.of(rows, limit, row -> Long.toString(row.seq()));
-                List<Maintenance> items = new ArrayList<>();
-                for (Row row : page.items()) {
-                    items.add(withServices(sql, row));
-                }
-                return new Page<>(items, page.nextPosition());
+                return new Page<>(withServices(sql, page.items()), page.nextPosition());
             }
         });
     }
@@ -226,11 +225,7 @@ public final class MaintenanceStore {
                         .bind("limit", MAX_UPCOMING)
                         .map((rs, ctx) -> row(rs))
                         .list();
-                List<Maintenance> items = new ArrayList<>();
-                for (Row row : rows) {
-                    items.add(withServices(sql, row));
-                }
-                return items;
+                return withServices(sql, rows);
             }
         });
     }
@@ -407,7 +402,7 @@ public final class MaintenanceStore {
                 .bind("id", id)
                 .map((rs, ctx) -> row(rs))
                 .findOne()
-                .map(row -> withServices(sql, row));
+                .map(row -> withServices(sql, List.of(row)).getFirst());
     }
 
     /** A window's own columns, before its services are read. */
@@ -439,9 +434,23 @@ public final class MaintenanceStore {
                 Rows.optionalInstant(rs, "completed_at"));
     }
 
-    private static Maintenance withServices(Handle sql, Row row) {
-        SortedSet<String> serviceIds =
-                new TreeSet<>(previousStatuses(sql, row.id()).keySet());
+    /** The windows of {@code rows} with their services, read in one query whatever their number (none for none). */
+    private static List<Maintenance> withServices(Handle sql, List<Row> rows) {
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        Map<String, SortedSet<String>> services = new HashMap<>();
+        sql.createQuery(SELECT_SERVICES_OF)
+                .bindList("ids", rows.stream().map(Row::id).toList())
+                .map((rs, ctx) -> Map.entry(rs.getString("maintenance_id"), rs.getString("service_id")))
+                .forEach(service -> services.computeIfAbsent(service.getKey(), k -> new TreeSet<>())
+                        .add(service.getValue()));
+        return rows.stream()
+                .map(row -> maintenance(row, services.getOrDefault(row.id(), new TreeSet<>())))
+                .toList();
+    }
+
+    private static Maintenance maintenance(Row row, SortedSet<String> serviceIds) {
         return new Maintenance(
                 row.id(),
                 row.title(),

@@ -12,7 +12,10 @@ import dev.pulseledger.support.TestStore;
 import dev.pulseledger.support.Waiting;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,6 +62,58 @@ class MaintenanceTest {
             assertThat(caller.get("/api/pulse").json().get("scheduledMaintenances"))
                     .isEmpty();
         }
+    }
+
+    /** Each window of a listing gets its own services (read for the whole listing at once), in order. */
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void eachWindowOfAListingHasItsOwnServices(TestStore store) {
+        TestClock clock = new TestClock(NOW);
+        try (TestNode node = TestNode.start(TestNode.config(store.newDatabaseUrl()), clock)) {
+            Api admin = node.admin();
+            for (String service : List.of("api", "auth", "db", "web")) {
+                admin.put("/admin/services/" + service, Map.of("name", service.toUpperCase(Locale.ROOT)));
+            }
+            Api caller = node.caller(new Fixtures(node).caller(0).key());
+            Map<String, List<String>> chosen = new LinkedHashMap<>();
+            for (List<String> services :
+                    List.of(List.of("web", "api"), List.of("db"), List.of("web", "auth", "db"), List.of("api"))) {
+                Instant startsAt = START.plus(Duration.ofMinutes(10L * chosen.size()));
+                chosen.put(
+                        schedule(admin, services, startsAt, END),
+                        services.stream().sorted().toList());
+            }
+            List<String> soonestFirst = List.copyOf(chosen.keySet());
+            Waiting.until(
+                    "the pulse lists every window",
+                    () -> servicesOf(caller.get("/api/pulse").json().get("scheduledMaintenances"))
+                            .equals(chosen));
+            assertThat(List.copyOf(servicesOf(caller.get("/api/pulse").json().get("scheduledMaintenances"))
+                            .keySet()))
+                    .isEqualTo(soonestFirst);
+            Map<String, List<String>> listed =
+                    servicesOf(admin.get("/admin/maintenances").json().get("data"));
+            assertThat(listed).isEqualTo(chosen);
+            assertThat(List.copyOf(listed.keySet())).isEqualTo(soonestFirst.reversed());
+            JsonNode firstTwo = admin.get("/admin/maintenances?limit=2").json();
+            Map<String, List<String>> paged = servicesOf(firstTwo.get("data"));
+            paged.putAll(servicesOf(admin.get("/admin/maintenances?limit=2&cursor="
+                            + firstTwo.get("nextCursor").asText())
+                    .json()
+                    .get("data")));
+            assertThat(paged).containsExactlyEntriesOf(listed);
+        }
+    }
+
+    /** Each window's id with its services, in the order listed. */
+    private static Map<String, List<String>> servicesOf(JsonNode windows) {
+        Map<String, List<String>> services = new LinkedHashMap<>();
+        windows.forEach(window -> {
+            List<String> own = new ArrayList<>();
+            window.get("services").forEach(service -> own.add(service.asText()));
+            services.put(window.get("id").asText(), own);
+        });
+        return services;
     }
 
     @Test
