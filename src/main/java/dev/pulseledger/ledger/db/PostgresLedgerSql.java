@@ -88,20 +88,20 @@ final class PostgresLedgerSql {
     /**
      * The parts of a round's write, each sent only when the round has rows for it: an empty part still cost
      * the server an executor for its table, with the table and its indexes opened and locked, and the writer
-     * its arrays. The first five are data-changing CTEs of one statement whose main part is {@link #LINES};
-     * the last two are statements of their own, planned for their values as their reads are
+     * its arrays. Each part's {@link WritePart.Place} says where it stands: the CTEs and the main part make one
+     * statement; the parts after it are statements of their own, planned for their values as their reads are
      * ({@link #PLAN_EACH_TIME}). WITH ORDINALITY keeps the queue's order, so sequence numbers follow it as
      * they do on SQLite. The arrays of pools are empty when every row is in the {@code default} pool, the
      * common case: unnest pads them with NULLs, which COALESCE reads as {@code default}, so such a batch
      * sends no pool names.
      */
     enum WritePart {
-        BALANCES("""
+        BALANCES(Place.CTE, """
                 balances AS (
                     UPDATE accounts a SET balance = c.balance, last_line_at = batch.created_at
                     FROM batch, unnest(:balance_account_ids::text[], :balances::bigint[]) AS c (id, balance)
                     WHERE a.id = c.id)"""),
-        SPENDINGS("""
+        SPENDINGS(Place.CTE, """
                 new_spendings AS (
                     INSERT INTO spendings (%s)
                     SELECT s.id, s.account_id, s.amount, s.status, batch.created_at, s.reverted_at, s.grant_id,
@@ -113,7 +113,7 @@ final class PostgresLedgerSql {
                         WITH ORDINALITY AS s (id, account_id, amount, status, reverted_at, grant_id, pool, key_id,
                             key_used_at, position)
                     ORDER BY s.position)""".formatted(LedgerTables.SPENDINGS.columnList())),
-        NEW_GRANTS("""
+        NEW_GRANTS(Place.CTE, """
                 new_grants AS (
                     INSERT INTO grants (%s)
                     SELECT n.id, n.account_id, n.kind, n.amount, n.remaining, n.expired, n.expires_at, n.period_start,
@@ -122,19 +122,19 @@ final class PostgresLedgerSql {
                             :grant_amounts::bigint[], :grant_remainings::bigint[], :grant_expireds::bigint[],
                             :grant_expires_ats::bigint[], :grant_period_starts::bigint[], :grant_pools::text[])
                         AS n (id, account_id, kind, amount, remaining, expired, expires_at, period_start, pool))""".formatted(LedgerTables.GRANTS.columnList())),
-        CHANGED_GRANTS("""
+        CHANGED_GRANTS(Place.CTE, """
                 changed_grants AS (
                     UPDATE grants g SET remaining = c.remaining, expired = c.expired, expires_at = c.expires_at
                     FROM unnest(:changed_grant_ids::text[], :changed_remainings::bigint[],
                             :changed_expireds::bigint[], :changed_expires_ats::bigint[])
                         AS c (id, remaining, expired, expires_at)
                     WHERE g.id = c.id)"""),
-        DRAWS("""
+        DRAWS(Place.CTE, """
                 new_allocations AS (
                     INSERT INTO spending_grants (%s)
                     SELECT * FROM unnest(:draw_spending_ids::text[], :draw_grant_ids::text[], :draw_amounts::bigint[],
                             :draw_returneds::bigint[]))""".formatted(LedgerTables.SPENDING_GRANTS.columnList())),
-        LINES("""
+        LINES(Place.MAIN, """
                 INSERT INTO ledger_entries (%s)
                 SELECT l.account_id, l.kind, l.amount, l.balance_after, l.spending_id, l.grant_id, l.reason,
                     batch.created_at, COALESCE(l.pool, 'default')
@@ -144,23 +144,25 @@ final class PostgresLedgerSql {
                     WITH ORDINALITY AS l (account_id, kind, amount, balance_after, spending_id, grant_id, reason,
                         pool, position)
                 ORDER BY l.position""".formatted(LedgerTables.LEDGER_ENTRIES.columnList())),
-        RESERVATIONS(WRITE_RESERVATIONS),
-        RETURNS(RETURN_DRAWS);
+        RESERVATIONS(Place.AFTER, WRITE_RESERVATIONS),
+        RETURNS(Place.AFTER, RETURN_DRAWS);
 
+        /** Where a part stands in the write. */
+        enum Place {
+            /** A data-changing CTE of the statement whose main part is {@link #LINES}. */
+            CTE,
+            /** That statement's main part. */
+            MAIN,
+            /** A statement of its own, after that one. */
+            AFTER
+        }
+
+        private final Place place;
         private final String sql;
 
-        WritePart(String sql) {
+        WritePart(Place place, String sql) {
+            this.place = place;
             this.sql = sql;
-        }
-
-        /** A CTE of the statement whose main part is {@link #LINES}. */
-        boolean changesInTheLinesStatement() {
-            return compareTo(LINES) < 0;
-        }
-
-        /** A statement of its own, after the lines' statement. */
-        boolean statementOfItsOwn() {
-            return compareTo(LINES) > 0;
         }
     }
 
@@ -233,24 +235,30 @@ final class PostgresLedgerSql {
             throw new IllegalArgumentException("A write with no parts");
         }
         List<String> statements = new ArrayList<>();
-        List<String> changes = parts.stream()
-                .filter(WritePart::changesInTheLinesStatement)
-                .map(part -> part.sql)
-                .toList();
+        List<String> changes = sqlOf(parts, WritePart.Place.CTE);
         if (!changes.isEmpty() || parts.contains(WritePart.LINES)) {
             StringBuilder lines = new StringBuilder("WITH batch AS (SELECT :created_at::bigint AS created_at)");
             changes.forEach(cte -> lines.append(",\n").append(cte));
             lines.append('\n').append(parts.contains(WritePart.LINES) ? WritePart.LINES.sql : "SELECT 1");
             statements.add(lines.toString());
         }
-        if (parts.stream().anyMatch(WritePart::statementOfItsOwn)) {
+        List<String> after = sqlOf(parts, WritePart.Place.AFTER);
+        if (!after.isEmpty()) {
             statements.add(PLAN_EACH_TIME);
-            parts.stream().filter(WritePart::statementOfItsOwn).forEach(part -> statements.add(part.sql));
+            statements.addAll(after);
         }
         if (commit) {
             statements.add("COMMIT");
         }
         return String.join(";\n", statements);
+    }
+
+    /** The text of the {@code parts} that stand at {@code place}, in the parts' order. */
+    private static List<String> sqlOf(EnumSet<WritePart> parts, WritePart.Place place) {
+        return parts.stream()
+                .filter(part -> part.place == place)
+                .map(part -> part.sql)
+                .toList();
     }
 
     private PostgresLedgerSql() {}

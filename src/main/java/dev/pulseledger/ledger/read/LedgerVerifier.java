@@ -115,8 +115,8 @@ public final class LedgerVerifier {
 
     /**
      * Spendings, ledger lines and reservations whose account row is missing. Since V170 and V291
-     * (PostgreSQL) no foreign key stops such a row: only the ledger writer makes them, for accounts it holds locked, and accounts are
-     * never deleted, so this is the check that the key made.
+     * (PostgreSQL) no foreign key stops such a row: only the ledger writer makes them, for accounts it holds
+     * locked, and accounts are never deleted, so this is the check that the keys made.
      */
     private static final String ORPHANS = "SELECT o.account_id, o.what, COUNT(*) FROM ("
             + " SELECT account_id, 'ledger lines' AS what FROM ledger_entries"

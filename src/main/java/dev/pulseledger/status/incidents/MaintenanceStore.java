@@ -8,6 +8,7 @@ import dev.pulseledger.status.services.Service;
 import dev.pulseledger.status.services.ServiceStatus;
 import dev.pulseledger.status.services.ServiceStore;
 import dev.pulseledger.status.services.StatusSource;
+import dev.pulseledger.store.ChildRows;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Page;
@@ -18,7 +19,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -434,17 +434,10 @@ public final class MaintenanceStore {
                 Rows.optionalInstant(rs, "completed_at"));
     }
 
-    /** The windows of {@code rows} with their services, read in one query whatever their number (none for none). */
+    /** The windows of {@code rows} with their services, read in one query whatever their number. */
     private static List<Maintenance> withServices(Handle sql, List<Row> rows) {
-        if (rows.isEmpty()) {
-            return List.of();
-        }
-        Map<String, SortedSet<String>> services = new HashMap<>();
-        sql.createQuery(SELECT_SERVICES_OF)
-                .bindList("ids", rows.stream().map(Row::id).toList())
-                .map((rs, ctx) -> Map.entry(rs.getString("maintenance_id"), rs.getString("service_id")))
-                .forEach(service -> services.computeIfAbsent(service.getKey(), k -> new TreeSet<>())
-                        .add(service.getValue()));
+        Map<String, SortedSet<String>> services = ChildRows.sortedByParent(
+                sql, SELECT_SERVICES_OF, rows.stream().map(Row::id).toList());
         return rows.stream()
                 .map(row -> maintenance(row, services.getOrDefault(row.id(), new TreeSet<>())))
                 .toList();

@@ -1,6 +1,7 @@
 package dev.pulseledger.status.subscribers;
 
 import dev.pulseledger.events.Outbox;
+import dev.pulseledger.store.ChildRows;
 import dev.pulseledger.store.Database;
 import dev.pulseledger.store.Ids;
 import dev.pulseledger.store.Rows;
@@ -10,7 +11,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -382,18 +382,9 @@ public final class SubscriberStore {
                 s.confirmedAt());
     }
 
-    /** The services of each of {@code subscriberIds}, read in one query whatever their number (none for none). */
+    /** The services of each of {@code subscriberIds}, read in one query whatever their number. */
     private static Map<String, SortedSet<String>> services(Handle sql, List<String> subscriberIds) {
-        Map<String, SortedSet<String>> services = new HashMap<>();
-        if (subscriberIds.isEmpty()) {
-            return services;
-        }
-        sql.createQuery(SELECT_SERVICES)
-                .bindList("ids", subscriberIds)
-                .map((rs, ctx) -> Map.entry(rs.getString("subscriber_id"), rs.getString("service_id")))
-                .forEach(service -> services.computeIfAbsent(service.getKey(), k -> new TreeSet<>())
-                        .add(service.getValue()));
-        return services;
+        return ChildRows.sortedByParent(sql, SELECT_SERVICES, subscriberIds);
     }
 
     static Subscriber row(ResultSet rs, SortedSet<String> services) throws SQLException {
