@@ -1,13 +1,13 @@
 package dev.pulseledger.webhooks;
 
 import dev.pulseledger.events.Outbox;
+import dev.pulseledger.outbound.OutboundClient;
 import dev.pulseledger.store.PollingLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -54,7 +54,7 @@ public final class DeliveryWorker implements AutoCloseable {
     private final Backoff backoff;
     private final WebhookUrls urls;
     private final Clock clock;
-    private final HttpClient client;
+    private final OutboundClient client;
     private final PollingLoop loop;
     private final WebhookMetrics metrics;
     private Instant nextPruneAt = Instant.MIN;
@@ -76,11 +76,7 @@ public final class DeliveryWorker implements AutoCloseable {
         this.backoff = backoff;
         this.clock = clock;
         // No redirects: a receiver must not be able to point deliveries at another address.
-        this.client = HttpClient.newBuilder()
-                .connectTimeout(settings.requestTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        this.client = new OutboundClient(settings.requestTimeout());
         this.loop = new PollingLoop("webhook worker", settings.pollInterval(), () -> {
             int claimed = deliverDue();
             pruneIfDue();
@@ -159,7 +155,7 @@ public final class DeliveryWorker implements AutoCloseable {
         }
         try {
             HttpResponse<InputStream> response =
-                    client.send(request(delivery, startedAt), HttpResponse.BodyHandlers.ofInputStream());
+                    client.get().send(request(delivery, startedAt), HttpResponse.BodyHandlers.ofInputStream());
             // The body is not needed; closing it at once keeps a receiver from holding the worker.
             response.body().close();
             statusCode = Optional.of(response.statusCode());
@@ -239,8 +235,7 @@ public final class DeliveryWorker implements AutoCloseable {
         loop.stop(settings.requestTimeout().plusSeconds(1));
         try {
             // Ends the client's selector thread too; an attempt still running past the join is cut off.
-            client.shutdownNow();
-            client.awaitTermination(Duration.ofSeconds(1));
+            client.shutdownNow(Duration.ofSeconds(1));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,9 +1,9 @@
 package dev.pulseledger.status.upstream;
 
+import dev.pulseledger.outbound.OutboundClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -36,15 +36,11 @@ public final class UpstreamFetcher implements AutoCloseable {
     }
 
     private final UpstreamGuard guard;
-    private final HttpClient client;
+    private final OutboundClient client;
 
     public UpstreamFetcher(UpstreamGuard guard) {
         this.guard = guard;
-        this.client = HttpClient.newBuilder()
-                .connectTimeout(CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        this.client = new OutboundClient(CONNECT_TIMEOUT);
     }
 
     public Result fetch(String url, Optional<String> etag) {
@@ -63,7 +59,7 @@ public final class UpstreamFetcher implements AutoCloseable {
             etag.ifPresent(tag -> request.header("If-None-Match", tag));
             HttpResponse<InputStream> response;
             try {
-                response = client.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+                response = client.get().send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
             } catch (IOException e) {
                 return new Result.Failed("unreachable: " + e.getClass().getSimpleName());
             } catch (InterruptedException e) {
