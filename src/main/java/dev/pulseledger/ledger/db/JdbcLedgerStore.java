@@ -43,7 +43,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -236,11 +235,12 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         }
         Map<String, Reservation> reservations = reads.reservations();
         Map<String, Instant> holdsDueAfter = new HashMap<>();
-        List<String> dueAccounts = locked.values().stream()
-                .map(LockedAccount::account)
-                .filter(a -> !a.dueAt().isAfter(query.now()))
-                .map(AccountState::id)
-                .toList();
+        List<String> dueAccounts = new ArrayList<>();
+        for (LockedAccount account : locked.values()) { // a loop: this runs for every round
+            if (!account.account().dueAt().isAfter(query.now())) {
+                dueAccounts.add(account.account().id());
+            }
+        }
         if (!dueAccounts.isEmpty()) {
             ReservationRows.readDue(
                     connection, dueAccounts, query.now(), reservations, holdsDueAfter, allocations, paidByOneGrant);
@@ -465,14 +465,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         }
         // Before the common changes, so that these can end the round of a spend with a key too.
         insertIdempotencyRecords(connection, changes.idempotencyRecords());
-        List<Spending> reverted = Stream.concat(
-                        changes.newSpendings().stream().filter(s -> s.revertedAmount() > 0),
-                        changes.revertedSpendings().stream())
-                .toList();
-        // A spending paid by one grant keeps what it returned as its reverted amount, written below.
-        List<Allocation> returned = changes.returnedAllocations().stream()
-                .filter(a -> !paidByOneGrant.contains(a.spendingId()))
-                .toList();
+        List<Spending> reverted = reverted(changes);
+        List<Allocation> returned = returned(changes, paidByOneGrant);
         // When nothing follows them, the round's changes may commit it (PostgreSQL): then no statement,
         // and no check that could throw, may come after them.
         boolean endsRound = changes.periods().isEmpty()
@@ -548,6 +542,36 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         KeyBudgetRows.saveUse(connection, changes.budgetUse());
         KeyBudgetRows.insertNotices(connection, changes.budgetNotices(), changes.at());
         outbox.append(connection, changes.events(), changes.at());
+    }
+
+    /** The spendings whose revert the round writes: its own that it reverted too, then earlier ones. */
+    private static List<Spending> reverted(ChangeSet changes) {
+        List<Spending> reverted = new ArrayList<>(changes.revertedSpendings().size());
+        for (Spending spending : changes.newSpendings()) { // a loop: this runs for every round
+            if (spending.revertedAmount() > 0) {
+                reverted.add(spending);
+            }
+        }
+        reverted.addAll(changes.revertedSpendings());
+        return reverted;
+    }
+
+    /**
+     * The returned allocations whose rows the round updates: a spending paid by one grant keeps what it
+     * returned as its reverted amount instead.
+     */
+    private static List<Allocation> returned(ChangeSet changes, Set<String> paidByOneGrant) {
+        if (changes.returnedAllocations().isEmpty()) {
+            return List.of();
+        }
+        List<Allocation> returned =
+                new ArrayList<>(changes.returnedAllocations().size());
+        for (Allocation allocation : changes.returnedAllocations()) {
+            if (!paidByOneGrant.contains(allocation.spendingId())) {
+                returned.add(allocation);
+            }
+        }
+        return returned;
     }
 
     private static void insertIdempotencyRecords(Connection connection, List<IdempotencyRecord> records)

@@ -169,7 +169,13 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
      * with tokens is tried as one that had them, and written again with its liveness when it had not.
      */
     private void writeChangedGrants(Connection connection, Collection<Grant> grants) throws SQLException {
-        List<Grant> stillLive = grants.stream().filter(g -> g.remaining() > 0).toList();
+        // Loops, not streams: this runs for the grant of every spend.
+        List<Grant> stillLive = new ArrayList<>(grants.size());
+        for (Grant grant : grants) {
+            if (grant.remaining() > 0) {
+                stillLive.add(grant);
+            }
+        }
         int[] updated = writeRows(connection, SqliteLedgerSql.UPDATE_LIVE_GRANT, stillLive, GRANT_CHANGE);
         List<Grant> livenessChanged = new ArrayList<>();
         for (int i = 0; i < stillLive.size(); i++) {
@@ -177,7 +183,11 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 livenessChanged.add(stillLive.get(i));
             }
         }
-        grants.stream().filter(g -> g.remaining() == 0).forEach(livenessChanged::add);
+        for (Grant grant : grants) {
+            if (grant.remaining() == 0) {
+                livenessChanged.add(grant);
+            }
+        }
         writeRows(connection, SqliteLedgerSql.UPDATE_GRANT_AND_LIVENESS, livenessChanged, (sql, ps, grant) -> {
             GRANT_CHANGE.bind(sql, ps, grant);
             sql.setBoolean(ps, "live", grant.remaining() > 0);
