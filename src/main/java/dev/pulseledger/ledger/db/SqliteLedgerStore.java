@@ -66,11 +66,16 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
     private void readReservations(Connection connection, Collection<String> ids, LockedReads into) throws SQLException {
         PreparedStatement rows = statements.get(connection, SqliteLedgerSql.RESERVATIONS_OF_MANY.sql());
         SqliteLedgerSql.RESERVATIONS_OF_MANY.setString(rows, "ids", jsonArray(ids));
-        ReservationRows.reservations(rows.executeQuery(), into.reservations());
+        ReservationRows.withSoleGrants(
+                rows.executeQuery(), into.reservations(), into.allocations(), into.paidByOneGrant());
+        List<String> paidBySeveral =
+                ReservationRows.paidBySeveralGrants(into.reservations().keySet(), into.paidByOneGrant());
+        if (paidBySeveral.isEmpty()) {
+            return;
+        }
         PreparedStatement draws = statements.get(connection, SqliteLedgerSql.DRAWS_OF_MANY.sql());
-        SqliteLedgerSql.DRAWS_OF_MANY.setString(
-                draws, "ids", jsonArray(into.reservations().keySet()));
-        ReservationRows.draws(draws.executeQuery(), into.reservations().keySet(), into.allocations());
+        SqliteLedgerSql.DRAWS_OF_MANY.setString(draws, "ids", jsonArray(paidBySeveral));
+        ReservationRows.draws(draws.executeQuery(), paidBySeveral, into.allocations());
     }
 
     /** In-process, a commit costs no round trip: the caller's commit ends the round. */
@@ -95,7 +100,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setString(ps, "status", status(spending));
                 sql.setLong(ps, "created_at", spending.createdAt().toEpochMilli());
                 sql.setNullableLong(ps, "reverted_at", epochMillis(spending.revertedAt()));
-                sql.setString(ps, "grant_id", draws.soleGrant(spending));
+                sql.setString(ps, "grant_id", draws.soleGrant(spending.id()));
                 sql.setString(ps, "pool", spending.pool());
                 sql.setString(
                         ps, "key_id", spending.charge().map(KeyCharge::keyId).orElse(null));
@@ -141,6 +146,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setLong(ps, "expires_at", r.expiresAt().toEpochMilli());
                 sql.setString(ps, "pool", r.pool());
                 sql.setString(ps, "key_id", r.keyId().orElse(null));
+                sql.setString(ps, "grant_id", draws.soleGrant(r.id()));
             });
             ReservationRows.requireEachEndedOne(writeRows(
                     connection,
