@@ -24,7 +24,7 @@ final class BatchState {
     final LedgerState read;
     final Instant now;
     private final Supplier<String> grantIds;
-    final Map<String, WorkingAccount> accounts;
+    final Map<String, WorkingAccount> accounts = new HashMap<>();
     /** Accounts already brought up to date in this batch. */
     final Set<String> upToDate = new HashSet<>();
 
@@ -42,7 +42,6 @@ final class BatchState {
         this.read = read;
         this.now = now;
         this.grantIds = grantIds;
-        this.accounts = HashMap.newHashMap(read.accounts().size());
         for (AccountState account : read.accounts().values()) {
             WorkingAccount working =
                     new WorkingAccount(account, read.holdsDueAfter().getOrDefault(account.id(), account.dueAt()));
