@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,8 +29,8 @@ final class BatchState {
     final Set<String> upToDate = new HashSet<>();
 
     final Map<String, Grant> grants = new HashMap<>();
-    /** What each spending and reservation drew from each grant, by its id. */
-    final Map<String, List<Allocation>> allocations = new HashMap<>();
+    /** What each spending and reservation drew from each grant, by its id: a list is replaced, never changed. */
+    final Map<String, List<Allocation>> allocations;
 
     final Map<String, Reservation> reservations;
     /** The budgets of the batch's keys in their windows, as its commands leave them, by key id. */
@@ -52,9 +51,11 @@ final class BatchState {
                 working.grantIds.add(grant.id());
             }
         }
-        read.allocations().forEach((ownerId, list) -> allocations.put(ownerId, new ArrayList<>(list)));
+        this.allocations = new HashMap<>(read.allocations());
         this.reservations = new HashMap<>(read.reservations());
-        read.keyBudgets().forEach((keyId, windows) -> budgets.put(keyId, new ArrayList<>(windows)));
+        for (Map.Entry<String, List<BudgetWindow>> key : read.keyBudgets().entrySet()) {
+            budgets.put(key.getKey(), new ArrayList<>(key.getValue())); // counting sets its windows
+        }
     }
 
     String newGrantId() {
@@ -127,47 +128,80 @@ final class BatchState {
                 scope, read.idempotencyRecords().get(scope));
     }
 
-    /** The batch's changes as one immutable change set. */
+    /**
+     * The batch's changes as one immutable change set. Loops, not streams: this runs for every round, and
+     * most of its parts are empty or of one element; {@link ChangeSet} makes the one copy of each list.
+     */
     ChangeSet changeSet() {
-        List<AccountPeriod> periods = accounts.values().stream()
-                .filter(a -> a.periodChanged)
-                .map(WorkingAccount::accountPeriod)
-                .toList();
-        List<Allocation> newAllocations = changes.allocating.stream()
-                .flatMap(id -> allocations.getOrDefault(id, List.of()).stream())
-                .toList();
-        List<Allocation> returned = changes.returning.stream()
-                .filter(id -> !changes.allocating.contains(id))
-                .flatMap(id -> allocations.getOrDefault(id, List.of()).stream())
-                .toList();
         return new ChangeSet(
                 now,
                 changes.newAccounts,
                 changes.balances,
-                periods,
-                changes.newGrantIds.stream().map(grants::get).toList(),
-                changes.changedGrantIds.stream()
-                        .filter(id -> !changes.newGrantIds.contains(id))
-                        .map(grants::get)
-                        .toList(),
-                newAllocations,
-                returned,
+                changedPeriods(),
+                valuesOf(changes.newGrantIds, Set.of(), grants),
+                valuesOf(changes.changedGrantIds, changes.newGrantIds, grants),
+                drawsOf(changes.allocating, Set.of()),
+                drawsOf(changes.returning, changes.allocating),
                 List.copyOf(changes.newSpendings.values()),
                 List.copyOf(changes.revertedEarlierSpendings.values()),
                 changes.lines,
                 List.copyOf(changes.idempotencyRecords.values()),
                 changes.events,
-                changes.newReservationIds.stream().map(reservations::get).toList(),
-                changes.endedReservationIds.stream()
-                        .filter(id -> !changes.newReservationIds.contains(id))
-                        .map(reservations::get)
-                        .toList(),
-                accounts.values().stream()
-                        .filter(a -> a.poolsChanged)
-                        .collect(Collectors.toMap(a -> a.id, a -> Set.copyOf(a.pools))),
+                valuesOf(changes.newReservationIds, Set.of(), reservations),
+                valuesOf(changes.endedReservationIds, changes.newReservationIds, reservations),
+                changedPools(),
                 List.copyOf(changes.slaPeriods.values()),
                 List.copyOf(changes.revocations.values()),
                 changes.budgetNotices,
                 List.copyOf(changes.budgetUse.values()));
+    }
+
+    private List<AccountPeriod> changedPeriods() {
+        List<AccountPeriod> periods = new ArrayList<>();
+        for (WorkingAccount account : accounts.values()) {
+            if (account.periodChanged) {
+                periods.add(account.accountPeriod());
+            }
+        }
+        return periods;
+    }
+
+    /** The named pools of each account that got a new one. */
+    private Map<String, Set<String>> changedPools() {
+        Map<String, Set<String>> pools = new HashMap<>();
+        for (WorkingAccount account : accounts.values()) {
+            if (account.poolsChanged) {
+                pools.put(account.id, Set.copyOf(account.pools));
+            }
+        }
+        return pools;
+    }
+
+    /** What the spendings and reservations of {@code ownerIds}, less those of {@code except}, drew. */
+    private List<Allocation> drawsOf(Set<String> ownerIds, Set<String> except) {
+        if (ownerIds.isEmpty()) {
+            return List.of();
+        }
+        List<Allocation> draws = new ArrayList<>();
+        for (String ownerId : ownerIds) {
+            if (!except.contains(ownerId)) {
+                draws.addAll(allocations.getOrDefault(ownerId, List.of()));
+            }
+        }
+        return draws;
+    }
+
+    /** The values of {@code ids}, less those of {@code except}, in the order of {@code ids}. */
+    private static <T> List<T> valuesOf(Set<String> ids, Set<String> except, Map<String, T> byId) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        List<T> values = new ArrayList<>(ids.size());
+        for (String id : ids) {
+            if (!except.contains(id)) {
+                values.add(byId.get(id));
+            }
+        }
+        return values;
     }
 }

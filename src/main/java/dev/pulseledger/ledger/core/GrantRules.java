@@ -74,9 +74,12 @@ final class GrantRules {
 
     /** The allocations in the order their grants are spent in: the soonest to expire first. */
     List<Allocation> inSpendingOrder(List<Allocation> drawn) {
-        return drawn.stream()
-                .sorted(Comparator.comparing(a -> batch.grant(a.grantId()), Grant.SPENDING_ORDER))
-                .toList();
+        if (drawn.size() < 2) { // most spendings drew from one grant: nothing to sort
+            return drawn;
+        }
+        List<Allocation> ordered = new ArrayList<>(drawn);
+        ordered.sort(Comparator.comparing(a -> batch.grant(a.grantId()), Grant.SPENDING_ORDER));
+        return ordered;
     }
 
     /** Puts tokens back in their grant, or notes them in {@code expiredAgain} if it has expired. */
@@ -172,12 +175,14 @@ final class GrantRules {
     /** Expires every grant whose expiry has come, and raises credits.expired for them. */
     void expireDue(WorkingAccount account) {
         Map<String, Long> expired = new LinkedHashMap<>();
+        long total = 0;
         for (Grant grant : live(account, null, null)) {
             if (grant.expiredBy(batch.now)) {
-                expired.put(grant.id(), expire(account, grant, grant.remaining()));
+                long tokens = expire(account, grant, grant.remaining());
+                expired.put(grant.id(), tokens);
+                total += tokens;
             }
         }
-        long total = expired.values().stream().mapToLong(Long::longValue).sum();
         if (total > 0) {
             batch.changes.events.add(
                     NewEvent.creditsExpired(account.id, total, expired, Optional.empty(), account.balance));
@@ -200,12 +205,19 @@ final class GrantRules {
      * spending order.
      */
     List<Grant> live(WorkingAccount account, @Nullable String pool, @Nullable GrantKind kind) {
-        return account.grantIds.stream()
-                .map(batch.grants::get)
-                .filter(g -> g.remaining() > 0
-                        && (pool == null || g.pool().equals(pool))
-                        && (kind == null || g.kind() == kind))
-                .sorted(Grant.SPENDING_ORDER)
-                .toList();
+        // A loop, and a sort only of two or more: this runs for every draw, and most accounts have one grant.
+        List<Grant> live = new ArrayList<>(account.grantIds.size());
+        for (String grantId : account.grantIds) {
+            Grant grant = batch.grant(grantId);
+            if (grant.remaining() > 0
+                    && (pool == null || grant.pool().equals(pool))
+                    && (kind == null || grant.kind() == kind)) {
+                live.add(grant);
+            }
+        }
+        if (live.size() > 1) {
+            live.sort(Grant.SPENDING_ORDER);
+        }
+        return live;
     }
 }

@@ -22,10 +22,17 @@ final class KeyBudgetRules {
         if (keyId.isEmpty()) {
             return Optional.empty();
         }
-        return batch.budgets.getOrDefault(keyId.get(), List.of()).stream()
-                .filter(w -> w.budget().pool().equals(pool)
-                        && w.used() + tokens > w.budget().tokens())
-                .findFirst();
+        List<BudgetWindow> windows = batch.budgets.get(keyId.get());
+        if (windows == null) {
+            return Optional.empty();
+        }
+        for (BudgetWindow window : windows) { // a loop: this runs for every spend and hold by a key
+            if (window.budget().pool().equals(pool)
+                    && window.used() + tokens > window.budget().tokens()) {
+                return Optional.of(window);
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -43,7 +43,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -119,10 +118,10 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     @Override
     public final Decision round(StateQuery query, Duration lockWait, Function<LedgerState, Decision> decide) {
         return database.inTransaction(connection -> {
-            Set<String> paidByOneGrant = new HashSet<>();
-            LedgerState state = read(connection, query, lockWait, paidByOneGrant);
+            LockedReads reads = lockAndRead(connection, query, lockWait);
+            LedgerState state = read(connection, query, reads);
             Decision decision = decide.apply(state);
-            write(connection, decision.changes(), paidByOneGrant);
+            write(connection, decision.changes(), reads.paidByOneGrant());
             return decision;
         });
     }
@@ -153,16 +152,17 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
 
     /**
      * What a round reads with its locks held: the accounts by id, their keys' budgets by key, and the
-     * reservations the batch names by id with their draws (by reservation id), into which the round's later
-     * reads add.
+     * reservations the batch names by id with their draws (by reservation id) and those of them one grant
+     * paid ({@link ReservationRows#withSoleGrants}), into which the round's later reads add.
      */
     record LockedReads(
             Map<String, LockedAccount> accounts,
             Map<String, List<BudgetWindow>> budgets,
             Map<String, Reservation> reservations,
-            Map<String, List<Allocation>> allocations) {
+            Map<String, List<Allocation>> allocations,
+            Set<String> paidByOneGrant) {
         static LockedReads empty() {
-            return new LockedReads(new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>());
+            return new LockedReads(new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashSet<>());
         }
     }
 
@@ -220,12 +220,12 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     }
 
     /**
-     * Reads what the round decides on; the spendings it reads that name the one grant that paid them
-     * (V160) go into {@code paidByOneGrant}, whose returns are kept in the spending's own row.
+     * Reads what the round decides on, besides what it read with its locks ({@code reads}); the spendings and
+     * reservations it reads that name the one grant that paid them (V160, V292) go into the reads'
+     * {@code paidByOneGrant}, whose returns their own rows keep.
      */
-    private LedgerState read(Connection connection, StateQuery query, Duration lockWait, Set<String> paidByOneGrant)
-            throws SQLException {
-        LockedReads reads = lockAndRead(connection, query, lockWait);
+    private LedgerState read(Connection connection, StateQuery query, LockedReads reads) throws SQLException {
+        Set<String> paidByOneGrant = reads.paidByOneGrant();
         Map<String, LockedAccount> locked = reads.accounts();
         Map<String, Spending> spendings = new HashMap<>();
         Map<String, List<Allocation>> allocations = reads.allocations();
@@ -235,13 +235,15 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         }
         Map<String, Reservation> reservations = reads.reservations();
         Map<String, Instant> holdsDueAfter = new HashMap<>();
-        List<String> dueAccounts = locked.values().stream()
-                .map(LockedAccount::account)
-                .filter(a -> !a.dueAt().isAfter(query.now()))
-                .map(AccountState::id)
-                .toList();
+        List<String> dueAccounts = new ArrayList<>();
+        for (LockedAccount account : locked.values()) { // a loop: this runs for every round
+            if (!account.account().dueAt().isAfter(query.now())) {
+                dueAccounts.add(account.account().id());
+            }
+        }
         if (!dueAccounts.isEmpty()) {
-            ReservationRows.readDue(connection, dueAccounts, query.now(), reservations, holdsDueAfter, allocations);
+            ReservationRows.readDue(
+                    connection, dueAccounts, query.now(), reservations, holdsDueAfter, allocations, paidByOneGrant);
         }
         if (!allocations.isEmpty()) {
             readReturnedGrants(connection, locked, allocations);
@@ -463,14 +465,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         }
         // Before the common changes, so that these can end the round of a spend with a key too.
         insertIdempotencyRecords(connection, changes.idempotencyRecords());
-        List<Spending> reverted = Stream.concat(
-                        changes.newSpendings().stream().filter(s -> s.revertedAmount() > 0),
-                        changes.revertedSpendings().stream())
-                .toList();
-        // A spending paid by one grant keeps what it returned as its reverted amount, written below.
-        List<Allocation> returned = changes.returnedAllocations().stream()
-                .filter(a -> !paidByOneGrant.contains(a.spendingId()))
-                .toList();
+        List<Spending> reverted = reverted(changes);
+        List<Allocation> returned = returned(changes, paidByOneGrant);
         // When nothing follows them, the round's changes may commit it (PostgreSQL): then no statement,
         // and no check that could throw, may come after them.
         boolean endsRound = changes.periods().isEmpty()
@@ -548,6 +544,36 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
         outbox.append(connection, changes.events(), changes.at());
     }
 
+    /** The spendings whose revert the round writes: its own that it reverted too, then earlier ones. */
+    private static List<Spending> reverted(ChangeSet changes) {
+        List<Spending> reverted = new ArrayList<>(changes.revertedSpendings().size());
+        for (Spending spending : changes.newSpendings()) { // a loop: this runs for every round
+            if (spending.revertedAmount() > 0) {
+                reverted.add(spending);
+            }
+        }
+        reverted.addAll(changes.revertedSpendings());
+        return reverted;
+    }
+
+    /**
+     * The returned allocations whose rows the round updates: a spending paid by one grant keeps what it
+     * returned as its reverted amount instead.
+     */
+    private static List<Allocation> returned(ChangeSet changes, Set<String> paidByOneGrant) {
+        if (changes.returnedAllocations().isEmpty()) {
+            return List.of();
+        }
+        List<Allocation> returned =
+                new ArrayList<>(changes.returnedAllocations().size());
+        for (Allocation allocation : changes.returnedAllocations()) {
+            if (!paidByOneGrant.contains(allocation.spendingId())) {
+                returned.add(allocation);
+            }
+        }
+        return returned;
+    }
+
     private static void insertIdempotencyRecords(Connection connection, List<IdempotencyRecord> records)
             throws SQLException {
         if (records.isEmpty()) {
@@ -583,21 +609,26 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     }
 
     /**
-     * The new spendings' draws as the stores write them: a spending paid by one grant names it in its
-     * own row ({@code soleGrants}, by spending id); every other draw is an allocation row.
+     * The new spendings' and reservations' draws as the stores write them: one paid by one grant names it in
+     * its own row ({@code soleGrants}, by spending or reservation id; V160, V292); every other draw is an
+     * allocation row.
      */
     record NewDraws(Map<String, String> soleGrants, List<Allocation> rows) {
         static NewDraws of(ChangeSet changes) {
+            if (changes.newAllocations().isEmpty()) {
+                return new NewDraws(Map.of(), List.of());
+            }
             Map<String, Integer> draws = new HashMap<>();
             changes.newAllocations().forEach(a -> draws.merge(a.spendingId(), 1, Integer::sum));
-            Set<String> newSpendings = new HashSet<>();
-            changes.newSpendings().forEach(s -> newSpendings.add(s.id()));
+            Set<String> newOwners = new HashSet<>();
+            changes.newSpendings().forEach(s -> newOwners.add(s.id()));
+            changes.newReservations().forEach(r -> newOwners.add(r.id()));
             Map<String, String> sole = new HashMap<>();
             List<Allocation> rows = new ArrayList<>();
             for (Allocation allocation : changes.newAllocations()) {
-                String spending = allocation.spendingId();
-                if (newSpendings.contains(spending) && draws.getOrDefault(spending, 0) == 1) {
-                    sole.put(spending, allocation.grantId());
+                String owner = allocation.spendingId();
+                if (newOwners.contains(owner) && draws.getOrDefault(owner, 0) == 1) {
+                    sole.put(owner, allocation.grantId());
                 } else {
                     rows.add(allocation);
                 }
@@ -605,9 +636,10 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
             return new NewDraws(sole, rows);
         }
 
+        /** The one grant that paid the new spending or reservation {@code ownerId}; null when several did. */
         @Nullable
-        String soleGrant(Spending spending) {
-            return soleGrants.get(spending.id());
+        String soleGrant(String ownerId) {
+            return soleGrants.get(ownerId);
         }
     }
 

@@ -63,7 +63,8 @@ public final class LedgerTables {
                     "ended_at",
                     "end_balance",
                     "pool",
-                    "key_id"));
+                    "key_id",
+                    "grant_id"));
     public static final List<Table> ALL = List.of(SPENDINGS, GRANTS, SPENDING_GRANTS, LEDGER_ENTRIES, RESERVATIONS);
 
     private LedgerTables() {}

@@ -85,26 +85,41 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
 
     private static void readReservations(Connection connection, Collection<String> ids, LockedReads into)
             throws SQLException {
-        NamedSql read = PostgresLedgerSql.RESERVATIONS_AND_DRAWS;
+        NamedSql read = PostgresLedgerSql.RESERVATIONS;
         try (PreparedStatement ps = connection.prepareStatement(read.sql())) {
             read.setArray(ps, "reservation_ids", texts(connection, ids.stream()));
-            if (ps.execute() || !ps.getMoreResults()) { // the SET comes first, with no rows
-                throw new IllegalStateException("The reservations statement returned no rows after its SET");
-            }
-            readReservations(ps, into);
+            skipToRowsAfterSet(ps, "reservations");
+            readReservations(connection, ps, into);
         }
     }
 
-    /** Reads the reservations and then their draws, the statement's current and next results. */
-    private static void readReservations(PreparedStatement ps, LockedReads into) throws SQLException {
-        Map<String, Reservation> named = new HashMap<>();
-        ReservationRows.reservations(ps.getResultSet(), named);
-        if (!ps.getMoreResults()) {
-            throw new IllegalStateException("The reservations statement returned no draws result");
-        }
-        ReservationRows.draws(ps.getResultSet(), named.keySet(), into.allocations());
+    /**
+     * Reads the reservations, the statement's current result, in place of those read before, and then the
+     * draws of those that several grants paid.
+     */
+    private static void readReservations(Connection connection, PreparedStatement ps, LockedReads into)
+            throws SQLException {
         into.reservations().clear();
-        into.reservations().putAll(named);
+        ReservationRows.withSoleGrants(
+                ps.getResultSet(), into.reservations(), into.allocations(), into.paidByOneGrant());
+        List<String> paidBySeveral =
+                ReservationRows.paidBySeveralGrants(into.reservations().keySet(), into.paidByOneGrant());
+        if (paidBySeveral.isEmpty()) {
+            return;
+        }
+        NamedSql draws = PostgresLedgerSql.DRAWS_OF_RESERVATIONS;
+        try (PreparedStatement read = connection.prepareStatement(draws.sql())) {
+            draws.setArray(read, "reservation_ids", texts(connection, paidBySeveral.stream()));
+            skipToRowsAfterSet(read, "draws");
+            ReservationRows.draws(read.getResultSet(), paidBySeveral, into.allocations());
+        }
+    }
+
+    /** Runs a statement that starts with a SET, and moves to the rows that follow it. */
+    private static void skipToRowsAfterSet(PreparedStatement ps, String rows) throws SQLException {
+        if (ps.execute() || !ps.getMoreResults()) {
+            throw new IllegalStateException("The " + rows + " statement returned no rows after its SET");
+        }
     }
 
     /** Checks the locked accounts before their grants are taken in. */
@@ -133,9 +148,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             if (reservations) {
                 lock.setArray(ps, "reservation_ids", texts(connection, query.reservationIds().stream()));
             }
-            if (ps.execute() || !ps.getMoreResults()) { // the SET comes first, with no rows
-                throw new IllegalStateException("The lock statement returned no accounts result after its SET");
-            }
+            skipToRowsAfterSet(ps, "lock");
             readAccounts(ps.getResultSet(), into.accounts());
             check.run();
             if (!ps.getMoreResults()) {
@@ -153,7 +166,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 if (ps.getMoreResults() || ps.getUpdateCount() == -1 || !ps.getMoreResults()) {
                     throw new IllegalStateException("The lock statement returned no reservations after its SET");
                 }
-                readReservations(ps, into);
+                readReservations(connection, ps, into);
             }
         }
     }
@@ -257,7 +270,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
             case CHANGED_GRANTS -> bindChangedGrants(connection, sql, ps, changes.changedGrants());
             case DRAWS -> bindDraws(connection, sql, ps, draws.rows());
             case LINES -> bindLines(connection, sql, ps, changes.lines());
-            case RESERVATIONS -> bindReservations(connection, sql, ps, changes);
+            case RESERVATIONS -> bindReservations(connection, sql, ps, changes, draws);
             case RETURNS -> bindReturns(connection, sql, ps, returned);
         }
     }
@@ -272,7 +285,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
         sql.setArray(ps, "spending_statuses", texts(connection, spent.stream().map(JdbcLedgerStore::status)));
         sql.setArray(
                 ps, "spending_reverted_ats", longs(connection, spent.stream().map(s -> epochMillis(s.revertedAt()))));
-        sql.setArray(ps, "spending_grant_ids", texts(connection, spent.stream().map(draws::soleGrant)));
+        sql.setArray(ps, "spending_grant_ids", texts(connection, spent.stream().map(s -> draws.soleGrant(s.id()))));
         sql.setArray(ps, "spending_pools", namedPools(connection, spent.stream().map(Spending::pool)));
         sql.setArray(
                 ps,
@@ -357,7 +370,8 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     }
 
     /** Binds the arrays of the new reservations and the ended ones, and how many end. */
-    private static void bindReservations(Connection connection, NamedSql sql, PreparedStatement ps, ChangeSet changes)
+    private static void bindReservations(
+            Connection connection, NamedSql sql, PreparedStatement ps, ChangeSet changes, NewDraws draws)
             throws SQLException {
         List<Reservation> made = changes.newReservations();
         sql.setArray(ps, "new_ids", texts(connection, made.stream().map(Reservation::id)));
@@ -381,6 +395,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
                 ps,
                 "new_key_ids",
                 texts(connection, made.stream().map(r -> r.keyId().orElse(null))));
+        sql.setArray(ps, "new_grant_ids", texts(connection, made.stream().map(r -> draws.soleGrant(r.id()))));
         List<Reservation> ended = changes.endedReservations();
         sql.setArray(ps, "ended_ids", texts(connection, ended.stream().map(Reservation::id)));
         sql.setArray(

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The reservations part of a ledger round: reading the due holds of due accounts with their draws from
@@ -28,10 +29,12 @@ public final class ReservationRows {
     public static final String COLUMNS =
             "seq, id, account_id, pool, amount, status, created_at, expires_at, settled_amount,"
                     + " spending_id, ended_at, end_balance, key_id";
+    /** {@link #COLUMNS} and the grant that alone paid the hold, if one did (V292): what a ledger round reads. */
+    static final String WITH_SOLE_GRANT = COLUMNS + ", grant_id";
     /** What a spending or a reservation drew from each grant (spending_grants), in the order the key keeps. */
     static final String DRAW_COLUMNS = "spending_id, grant_id, amount, returned";
 
-    private static final NamedSql SELECT_DUE = NamedSql.parse("SELECT " + COLUMNS
+    private static final NamedSql SELECT_DUE = NamedSql.parse("SELECT " + WITH_SOLE_GRANT
             + " FROM reservations WHERE account_id = :account_id AND status = 'held' AND expires_at <= :now");
     private static final NamedSql SELECT_NEXT_DUE = NamedSql.parse("SELECT MIN(expires_at) AS next_expiry"
             + " FROM reservations WHERE account_id = :account_id AND status = 'held' AND expires_at > :now");
@@ -44,7 +47,8 @@ public final class ReservationRows {
 
     /**
      * Reads, for each of {@code dueAccounts}, its held reservations whose expiry has come by {@code now} and
-     * when its next one expires, with the draws of each reservation not read already.
+     * when its next one expires, with the draws of each reservation not read already (see {@link
+     * #withSoleGrants}).
      */
     static void readDue(
             Connection connection,
@@ -52,7 +56,8 @@ public final class ReservationRows {
             Instant now,
             Map<String, Reservation> reservations,
             Map<String, Instant> holdsDueAfter,
-            Map<String, List<Allocation>> allocations)
+            Map<String, List<Allocation>> allocations,
+            Set<String> paidByOneGrant)
             throws SQLException {
         Map<String, Reservation> due = new HashMap<>();
         try (PreparedStatement held = connection.prepareStatement(SELECT_DUE.sql());
@@ -60,7 +65,7 @@ public final class ReservationRows {
             for (String accountId : dueAccounts) {
                 SELECT_DUE.setString(held, "account_id", accountId);
                 SELECT_DUE.setLong(held, "now", now.toEpochMilli());
-                reservations(held.executeQuery(), due);
+                withSoleGrants(held.executeQuery(), due, allocations, paidByOneGrant);
                 SELECT_NEXT_DUE.setString(next, "account_id", accountId);
                 SELECT_NEXT_DUE.setLong(next, "now", now.toEpochMilli());
                 try (ResultSet rs = next.executeQuery()) {
@@ -77,14 +82,42 @@ public final class ReservationRows {
         }
     }
 
-    /** Reads rows of {@link #COLUMNS} into {@code reservations}, by id; closes {@code rs}. */
-    static void reservations(ResultSet rs, Map<String, Reservation> reservations) throws SQLException {
+    /**
+     * Reads rows of {@link #WITH_SOLE_GRANT} into {@code reservations}, by id; a reservation that one grant paid
+     * also gets its draw into {@code allocations} (none returned while it is held, all once it has ended) and
+     * its id into {@code paidByOneGrant}, whose returns its status keeps. Closes {@code rs}.
+     */
+    static void withSoleGrants(
+            ResultSet rs,
+            Map<String, Reservation> reservations,
+            Map<String, List<Allocation>> allocations,
+            Set<String> paidByOneGrant)
+            throws SQLException {
         try (rs) {
             while (rs.next()) {
                 Reservation reservation = reservation(rs);
                 reservations.put(reservation.id(), reservation);
+                String soleGrant = rs.getString("grant_id");
+                if (soleGrant != null) {
+                    long returned = reservation.status() == ReservationStatus.HELD ? 0 : reservation.amount();
+                    allocations.put(
+                            reservation.id(),
+                            List.of(new Allocation(reservation.id(), soleGrant, reservation.amount(), returned)));
+                    paidByOneGrant.add(reservation.id());
+                }
             }
         }
+    }
+
+    /** The reservations among {@code read} that several grants paid: their draws are spending_grants rows. */
+    static List<String> paidBySeveralGrants(Collection<String> read, Set<String> paidByOneGrant) {
+        List<String> several = new ArrayList<>();
+        for (String id : read) {
+            if (!paidByOneGrant.contains(id)) {
+                several.add(id);
+            }
+        }
+        return several;
     }
 
     /**

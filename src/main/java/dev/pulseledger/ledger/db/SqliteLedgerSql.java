@@ -40,9 +40,12 @@ final class SqliteLedgerSql {
 
     static final NamedSql INSERT_LINE = NamedSql.parse(LedgerTables.LEDGER_ENTRIES.insert());
 
-    /** The reservations a batch names, and their draws from grants: a statement each for the batch. */
-    static final NamedSql RESERVATIONS_OF_MANY = NamedSql.parse(
-            "SELECT " + ReservationRows.COLUMNS + " FROM reservations WHERE id IN (SELECT value FROM json_each(:ids))");
+    /**
+     * The reservations a batch names, and the draws from grants of those several grants paid: a statement each
+     * for the batch.
+     */
+    static final NamedSql RESERVATIONS_OF_MANY = NamedSql.parse("SELECT " + ReservationRows.WITH_SOLE_GRANT
+            + " FROM reservations WHERE id IN (SELECT value FROM json_each(:ids))");
 
     static final NamedSql DRAWS_OF_MANY = NamedSql.parse("SELECT " + ReservationRows.DRAW_COLUMNS
             + " FROM spending_grants WHERE spending_id IN (SELECT value FROM json_each(:ids))"

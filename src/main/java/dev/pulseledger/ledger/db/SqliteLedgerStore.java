@@ -66,11 +66,16 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
     private void readReservations(Connection connection, Collection<String> ids, LockedReads into) throws SQLException {
         PreparedStatement rows = statements.get(connection, SqliteLedgerSql.RESERVATIONS_OF_MANY.sql());
         SqliteLedgerSql.RESERVATIONS_OF_MANY.setString(rows, "ids", jsonArray(ids));
-        ReservationRows.reservations(rows.executeQuery(), into.reservations());
+        ReservationRows.withSoleGrants(
+                rows.executeQuery(), into.reservations(), into.allocations(), into.paidByOneGrant());
+        List<String> paidBySeveral =
+                ReservationRows.paidBySeveralGrants(into.reservations().keySet(), into.paidByOneGrant());
+        if (paidBySeveral.isEmpty()) {
+            return;
+        }
         PreparedStatement draws = statements.get(connection, SqliteLedgerSql.DRAWS_OF_MANY.sql());
-        SqliteLedgerSql.DRAWS_OF_MANY.setString(
-                draws, "ids", jsonArray(into.reservations().keySet()));
-        ReservationRows.draws(draws.executeQuery(), into.reservations().keySet(), into.allocations());
+        SqliteLedgerSql.DRAWS_OF_MANY.setString(draws, "ids", jsonArray(paidBySeveral));
+        ReservationRows.draws(draws.executeQuery(), paidBySeveral, into.allocations());
     }
 
     /** In-process, a commit costs no round trip: the caller's commit ends the round. */
@@ -95,7 +100,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setString(ps, "status", status(spending));
                 sql.setLong(ps, "created_at", spending.createdAt().toEpochMilli());
                 sql.setNullableLong(ps, "reverted_at", epochMillis(spending.revertedAt()));
-                sql.setString(ps, "grant_id", draws.soleGrant(spending));
+                sql.setString(ps, "grant_id", draws.soleGrant(spending.id()));
                 sql.setString(ps, "pool", spending.pool());
                 sql.setString(
                         ps, "key_id", spending.charge().map(KeyCharge::keyId).orElse(null));
@@ -141,6 +146,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 sql.setLong(ps, "expires_at", r.expiresAt().toEpochMilli());
                 sql.setString(ps, "pool", r.pool());
                 sql.setString(ps, "key_id", r.keyId().orElse(null));
+                sql.setString(ps, "grant_id", draws.soleGrant(r.id()));
             });
             ReservationRows.requireEachEndedOne(writeRows(
                     connection,
@@ -163,7 +169,13 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
      * with tokens is tried as one that had them, and written again with its liveness when it had not.
      */
     private void writeChangedGrants(Connection connection, Collection<Grant> grants) throws SQLException {
-        List<Grant> stillLive = grants.stream().filter(g -> g.remaining() > 0).toList();
+        // Loops, not streams: this runs for the grant of every spend.
+        List<Grant> stillLive = new ArrayList<>(grants.size());
+        for (Grant grant : grants) {
+            if (grant.remaining() > 0) {
+                stillLive.add(grant);
+            }
+        }
         int[] updated = writeRows(connection, SqliteLedgerSql.UPDATE_LIVE_GRANT, stillLive, GRANT_CHANGE);
         List<Grant> livenessChanged = new ArrayList<>();
         for (int i = 0; i < stillLive.size(); i++) {
@@ -171,7 +183,11 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
                 livenessChanged.add(stillLive.get(i));
             }
         }
-        grants.stream().filter(g -> g.remaining() == 0).forEach(livenessChanged::add);
+        for (Grant grant : grants) {
+            if (grant.remaining() == 0) {
+                livenessChanged.add(grant);
+            }
+        }
         writeRows(connection, SqliteLedgerSql.UPDATE_GRANT_AND_LIVENESS, livenessChanged, (sql, ps, grant) -> {
             GRANT_CHANGE.bind(sql, ps, grant);
             sql.setBoolean(ps, "live", grant.remaining() > 0);

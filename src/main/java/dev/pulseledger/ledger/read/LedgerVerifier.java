@@ -31,9 +31,10 @@ import org.jdbi.v3.core.Handle;
  * Each statement reads each of its tables once, grouped, so a check costs the same per row at any size
  * (no lookup per account or per spending). What a spending drew is read in its two forms (V160) apart,
  * not as one UNION ALL: PostgreSQL cannot estimate the groups of a UNION ALL and planned a grouping of
- * every spending as if for 200 rows (2.9× slower with 1,000,000 spendings). A reservation's draws are
- * only ever spending_grants rows. Rows are streamed, a page at a time, so memory stays flat however
- * many spendings there are.
+ * every spending as if for 200 rows (2.9× slower with 1,000,000 spendings). A reservation's draws have the
+ * same two forms (V292): its own row names the grant that alone paid it, which it holds while held and has
+ * given back once ended. Rows are streamed, a page at a time, so memory stays flat however many spendings
+ * there are.
  */
 public final class LedgerVerifier {
     /**
@@ -68,11 +69,13 @@ public final class LedgerVerifier {
             + " LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned,"
             + "   COUNT(*) AS grants FROM spending_grants GROUP BY spending_id) d ON d.spending_id = s.id";
     private static final String GRANTS = "SELECT g.id, g.account_id, g.amount, g.remaining, g.expired,"
-            + " COALESCE(h.held, 0) + COALESCE(o.held, 0), COALESCE(l.lines, 0) FROM grants g"
+            + " COALESCE(h.held, 0) + COALESCE(o.held, 0) + COALESCE(r.held, 0), COALESCE(l.lines, 0) FROM grants g"
             + " LEFT JOIN (SELECT grant_id, SUM(amount - returned) AS held FROM spending_grants"
             + "   GROUP BY grant_id) h ON h.grant_id = g.id"
             + " LEFT JOIN (SELECT grant_id, SUM(amount - reverted_amount) AS held FROM spendings"
             + "   WHERE grant_id IS NOT NULL GROUP BY grant_id) o ON o.grant_id = g.id"
+            + " LEFT JOIN (SELECT grant_id, SUM(amount) AS held FROM reservations"
+            + "   WHERE grant_id IS NOT NULL AND status = 'held' GROUP BY grant_id) r ON r.grant_id = g.id"
             + " LEFT JOIN (SELECT account_id, grant_id, COUNT(*) AS lines FROM ledger_entries"
             + "   WHERE grant_id IS NOT NULL AND kind IN ('credit', 'allowance', 'sla_credit') GROUP BY account_id, grant_id) l"
             + "   ON l.grant_id = g.id AND l.account_id = g.account_id";
@@ -84,7 +87,9 @@ public final class LedgerVerifier {
             + " (SELECT COUNT(*) FROM ledger_entries l WHERE l.spending_id = r.id AND l.kind = 'release'),"
             + " (SELECT COALESCE(SUM(l.amount), 0) FROM ledger_entries l WHERE l.spending_id = r.id"
             + "   AND l.kind = 'release'),"
-            + " COALESCE(d.drawn, 0), COALESCE(d.returned, 0)"
+            + " COALESCE(d.drawn, 0) + CASE WHEN r.grant_id IS NULL THEN 0 ELSE r.amount END,"
+            + " COALESCE(d.returned, 0)"
+            + " + CASE WHEN r.grant_id IS NULL OR r.status = 'held' THEN 0 ELSE r.amount END"
             + " FROM reservations r LEFT JOIN (SELECT spending_id, SUM(amount) AS drawn, SUM(returned) AS returned"
             + "   FROM spending_grants GROUP BY spending_id) d ON d.spending_id = r.id";
 

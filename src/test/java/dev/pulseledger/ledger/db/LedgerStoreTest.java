@@ -26,6 +26,7 @@ import dev.pulseledger.store.Ids;
 import dev.pulseledger.support.Api;
 import dev.pulseledger.support.Fixtures;
 import dev.pulseledger.support.LedgerAudit;
+import dev.pulseledger.support.Reply;
 import dev.pulseledger.support.TestNode;
 import dev.pulseledger.support.TestStore;
 import java.sql.Connection;
@@ -302,15 +303,79 @@ class LedgerStoreTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aHoldPaidByOneGrantNamesItInItsRowAndOnePaidBySeveralListsEach(TestStore store) throws SQLException {
+        try (TestNode node = TestNode.start(store.newDatabaseUrl())) {
+            Fixtures.Caller caller = new Fixtures(node).caller(1000);
+            Api api = node.caller(caller.key());
+            String single = hold(api, 100);
+            node.admin()
+                    .post(
+                            "/admin/accounts/" + caller.accountId() + "/credits",
+                            Map.of("amount", 50, "expiresAt", "2099-01-01T00:00:00Z"));
+            String split = hold(api, 80);
+            String released = hold(api, 10);
+
+            assertThat(holdDraws(node.databaseUrl(), single)).isEqualTo(new Draws(true, 0));
+            assertThat(holdDraws(node.databaseUrl(), split)).isEqualTo(new Draws(false, 2));
+            assertThat(holdDraws(node.databaseUrl(), released)).isEqualTo(new Draws(true, 0));
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+
+            // Settled and released: each gives back to the grants it drew from.
+            assertThat(end(api, single, "settle", 60)).isEqualTo(200);
+            assertThat(end(api, split, "settle", 75)).isEqualTo(200);
+            assertThat(end(api, released, "release", 0)).isEqualTo(200);
+
+            assertThat(api.balance()).isEqualTo(1050 - 60 - 75);
+            assertThat(holdDraws(node.databaseUrl(), single)).isEqualTo(new Draws(true, 0));
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+            // An ended hold read from its own row: the same settle is answered again, another is refused.
+            assertThat(end(api, single, "settle", 60)).isEqualTo(200);
+            assertThat(end(api, released, "settle", 5)).isEqualTo(409);
+            assertThat(api.balance()).isEqualTo(1050 - 60 - 75);
+            assertThat(LedgerAudit.mismatches(node.databaseUrl())).isEmpty();
+        }
+    }
+
+    private static final String RESERVATIONS = "/api/tokens/reservations";
+
+    /** Settles ({@code amount}) or releases the reservation; returns the status of the answer. */
+    private static int end(Api api, String reservationId, String how, long amount) {
+        String path = RESERVATIONS + "/" + reservationId + "/" + how;
+        return (how.equals("settle") ? api.post(path, Map.of("amount", amount)) : api.post(path)).status();
+    }
+
+    private static String hold(Api api, long amount) {
+        Reply held = api.post(RESERVATIONS, Map.of("amount", amount));
+        assertThat(held.status()).as(held.toString()).isEqualTo(201);
+        return held.json().get("reservationId").asText();
+    }
+
+    /** Whether a reservation names its one grant in its own row, and how many allocation rows it has. */
+    private static Draws holdDraws(String databaseUrl, String reservationId) throws SQLException {
+        return draws(
+                databaseUrl,
+                "SELECT r.grant_id IS NOT NULL, (SELECT COUNT(*) FROM spending_grants g WHERE g.spending_id = r.id)"
+                        + " FROM reservations r WHERE r.id = ?",
+                reservationId);
+    }
+
     /** Whether a spending names its one grant in its own row, and how many allocation rows it has. */
     private record Draws(boolean namesItsGrant, int allocationRows) {}
 
     private static Draws draws(String databaseUrl, String spendingId) throws SQLException {
+        return draws(
+                databaseUrl,
+                "SELECT s.grant_id IS NOT NULL, (SELECT COUNT(*) FROM spending_grants g WHERE g.spending_id = s.id)"
+                        + " FROM spendings s WHERE s.id = ?",
+                spendingId);
+    }
+
+    private static Draws draws(String databaseUrl, String sql, String id) throws SQLException {
         try (Connection connection = DriverManager.getConnection(databaseUrl);
-                PreparedStatement ps = connection.prepareStatement("SELECT s.grant_id IS NOT NULL,"
-                        + " (SELECT COUNT(*) FROM spending_grants g WHERE g.spending_id = s.id)"
-                        + " FROM spendings s WHERE s.id = ?")) {
-            ps.setString(1, spendingId);
+                PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rs.next()).isTrue();
                 return new Draws(rs.getBoolean(1), rs.getInt(2));
