@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 final class ConnectionPools {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private static final long SOCKET_TIMEOUT_MARGIN_SECONDS = 2;
+    /** Each SQLite connection's page cache, in KiB (a negative cache_size is KiB, a positive one pages). */
+    private static final int SQLITE_CACHE_KIB = 1024;
     /*
      * One sick node (paused, partitioned, stalled) must not hold another node's work on an account for
      * long (CONTRACT §12). A row lock is waited for at most LOCK_TIMEOUT, then the wait ends as 503
@@ -84,6 +86,10 @@ final class ConnectionPools {
         config.addDataSourceProperty("journal_size_limit", Long.toString(64L * 1024 * 1024));
         config.addDataSourceProperty(
                 "busy_timeout", Long.toString(settings.statementTimeout().toMillis()));
+        // A page cache of 1 MB per connection instead of SQLite's 2 MB: the cache lives outside the Java heap, a
+        // node keeps up to --db-pool-size connections, and a page it misses comes from the OS's file cache
+        // (PERFORMANCE.md, session 21).
+        config.addDataSourceProperty("cache_size", Integer.toString(-SQLITE_CACHE_KIB));
         // IMMEDIATE: a write transaction takes the write lock at BEGIN, so it never fails to upgrade.
         config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
     }
