@@ -1,7 +1,6 @@
 package dev.pulseledger.ledger.db;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.pulseledger.events.Outbox;
 import dev.pulseledger.keys.AccessChangeLog;
 import dev.pulseledger.ledger.core.Allocation;
@@ -28,8 +27,6 @@ import java.util.Map;
  * and every statement stays prepared on its connection ({@link SqliteStatements}).
  */
 final class SqliteLedgerStore extends JdbcLedgerStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final SqliteStatements statements = new SqliteStatements();
 
     SqliteLedgerStore(Database database, Outbox outbox, AccessChangeLog accessChanges) {
@@ -225,11 +222,20 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
         return ps.executeBatch();
     }
 
-    private static String jsonArray(Collection<String> ids) {
-        try {
-            return JSON.writeValueAsString(ids);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("Account ids that do not write as JSON", e);
+    /**
+     * The ids as one JSON array of strings, for {@code json_each}: built by hand, each id escaped by Jackson's
+     * encoder, as an {@code ObjectMapper} took 6 % of the writer's time in a profile of reservations (session 21).
+     */
+    static String jsonArray(Collection<String> ids) {
+        StringBuilder json = new StringBuilder(ids.size() * 32 + 2).append('[');
+        for (String id : ids) {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            json.append('"');
+            JsonStringEncoder.getInstance().quoteAsString(id, json);
+            json.append('"');
         }
+        return json.append(']').toString();
     }
 }
