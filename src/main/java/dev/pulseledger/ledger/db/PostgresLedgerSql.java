@@ -30,9 +30,10 @@ final class PostgresLedgerSql {
      * (PERFORMANCE.md, session 9). Each statement here looks rows up by key, which one plan serves for any
      * length.
      */
-    private static final String REUSE_PLANS_NEXT = "SET LOCAL plan_cache_mode = force_generic_plan";
+    private static final String REUSE_PLANS_STATEMENT = "SET LOCAL plan_cache_mode = force_generic_plan";
 
-    private static final String REUSE_PLANS = REUSE_PLANS_NEXT + ";\n";
+    /** {@link #REUSE_PLANS_STATEMENT} ahead of the statements it is sent with. */
+    private static final String REUSE_PLANS = REUSE_PLANS_STATEMENT + ";\n";
 
     /**
      * Plans each of the round's following statements for its own values. A round starts with
@@ -70,7 +71,7 @@ final class PostgresLedgerSql {
      * its own row (V292); the others' are read by {@link #DRAWS_OF_RESERVATIONS}, once these are known.
      */
     private static final String RESERVATIONS_OF_BATCH = PLAN_EACH_TIME + ";\nSELECT " + ReservationRows.WITH_SOLE_GRANT
-            + " FROM reservations WHERE id = ANY (:reservation_ids);\n" + REUSE_PLANS_NEXT;
+            + " FROM reservations WHERE id = ANY (:reservation_ids);\n" + REUSE_PLANS_STATEMENT;
 
     /**
      * {@link #LOCK_AND_READ_GRANTS} and the reservations the batch names, in the same round trip: a settle's
@@ -90,7 +91,7 @@ final class PostgresLedgerSql {
     static final NamedSql DRAWS_OF_RESERVATIONS = NamedSql.parse(PLAN_EACH_TIME + ";\nSELECT "
             + ReservationRows.DRAW_COLUMNS
             + " FROM spending_grants WHERE spending_id = ANY (:reservation_ids) ORDER BY spending_id, grant_id;\n"
-            + REUSE_PLANS_NEXT);
+            + REUSE_PLANS_STATEMENT);
 
     /**
      * The parts of a round's write, each sent only when the round has rows for it: an empty part still cost
@@ -179,8 +180,8 @@ final class PostgresLedgerSql {
      * was not (the cast of the text below to a number), so the round rolls back instead of committing, even
      * when the commit travels with it. A held one is found by {@code ended_at IS NULL} (the same rows, by
      * V90's check), not by its status: that would let the planner take the index of held reservations, whose
-     * entries for ended ones stay until a vacuum, and a bitmap scan of it read 1,762 of them to end 24 (auto_explain,
-     * session 21). A reservation made and ended in one batch is only inserted, as it ended;
+     * entries for ended ones stay until a vacuum, and a bitmap scan of it read 1,762 of them to end 24
+     * (auto_explain, session 21). A reservation made and ended in one batch is only inserted, as it ended;
      * the new ones take their sequence numbers in the queue's order, as on SQLite.
      */
     private static final String WRITE_RESERVATIONS = """

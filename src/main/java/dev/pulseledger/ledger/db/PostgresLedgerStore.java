@@ -100,10 +100,7 @@ final class PostgresLedgerStore extends JdbcLedgerStore {
     private static void readReservations(Connection connection, PreparedStatement ps, LockedReads into)
             throws SQLException {
         into.reservations().clear();
-        ReservationRows.withSoleGrants(
-                ps.getResultSet(), into.reservations(), into.allocations(), into.paidByOneGrant());
-        List<String> paidBySeveral =
-                ReservationRows.paidBySeveralGrants(into.reservations().keySet(), into.paidByOneGrant());
+        List<String> paidBySeveral = ReservationRows.readNamed(ps.getResultSet(), into);
         if (paidBySeveral.isEmpty()) {
             return;
         }

@@ -109,8 +109,18 @@ public final class ReservationRows {
         }
     }
 
+    /**
+     * Reads the reservations a batch names (rows of {@link #WITH_SOLE_GRANT}) into {@code into}, each that one
+     * grant paid with its draw; returns those that several grants paid, whose draws are spending_grants rows
+     * still to read. Closes {@code rs}.
+     */
+    static List<String> readNamed(ResultSet rs, JdbcLedgerStore.LockedReads into) throws SQLException {
+        withSoleGrants(rs, into.reservations(), into.allocations(), into.paidByOneGrant());
+        return paidBySeveralGrants(into.reservations().keySet(), into.paidByOneGrant());
+    }
+
     /** The reservations among {@code read} that several grants paid: their draws are spending_grants rows. */
-    static List<String> paidBySeveralGrants(Collection<String> read, Set<String> paidByOneGrant) {
+    private static List<String> paidBySeveralGrants(Collection<String> read, Set<String> paidByOneGrant) {
         List<String> several = new ArrayList<>();
         for (String id : read) {
             if (!paidByOneGrant.contains(id)) {

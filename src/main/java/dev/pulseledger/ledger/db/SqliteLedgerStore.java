@@ -63,10 +63,7 @@ final class SqliteLedgerStore extends JdbcLedgerStore {
     private void readReservations(Connection connection, Collection<String> ids, LockedReads into) throws SQLException {
         PreparedStatement rows = statements.get(connection, SqliteLedgerSql.RESERVATIONS_OF_MANY.sql());
         SqliteLedgerSql.RESERVATIONS_OF_MANY.setString(rows, "ids", jsonArray(ids));
-        ReservationRows.withSoleGrants(
-                rows.executeQuery(), into.reservations(), into.allocations(), into.paidByOneGrant());
-        List<String> paidBySeveral =
-                ReservationRows.paidBySeveralGrants(into.reservations().keySet(), into.paidByOneGrant());
+        List<String> paidBySeveral = ReservationRows.readNamed(rows.executeQuery(), into);
         if (paidBySeveral.isEmpty()) {
             return;
         }
