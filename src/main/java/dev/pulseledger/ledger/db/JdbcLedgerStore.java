@@ -557,8 +557,8 @@ abstract sealed class JdbcLedgerStore implements LedgerStore permits PostgresLed
     }
 
     /**
-     * The returned allocations whose rows the round updates: a spending paid by one grant keeps what it
-     * returned as its reverted amount instead.
+     * The returned allocations whose rows the round updates: a spending or hold paid by one grant keeps what
+     * it returned in its own row instead (a spending as its reverted amount, a hold by having ended).
      */
     private static List<Allocation> returned(ChangeSet changes, Set<String> paidByOneGrant) {
         if (changes.returnedAllocations().isEmpty()) {
