@@ -75,7 +75,6 @@ public final class DeliveryWorker implements AutoCloseable {
         this.settings = settings;
         this.backoff = backoff;
         this.clock = clock;
-        // No redirects: a receiver must not be able to point deliveries at another address.
         this.client = new OutboundClient(settings.requestTimeout());
         this.loop = new PollingLoop("webhook worker", settings.pollInterval(), () -> {
             int claimed = deliverDue();
